@@ -1,0 +1,39 @@
+"""workbench: executable checks of the claims of machine-learning theory papers.
+
+A paper module declares a :class:`Paper` and registers claims with :func:`claim`; each claim
+returns evidence (:class:`Identity`, :class:`Symbolic`, :class:`Bound`, :class:`Rate`,
+:class:`Proportion`, :class:`Certificate`, :class:`Comparison`) and the engine decides the
+verdict.  :func:`run` runs a selection, stores it and writes the report.
+"""
+
+from .context import Context
+from .evidence import (
+    Bound,
+    Certificate,
+    Comparison,
+    Decision,
+    Identity,
+    Proportion,
+    Rate,
+    Symbolic,
+    Verdict,
+    decide,
+)
+from .execute import ClaimResult, run_claim
+from .model import REGISTRY, Claim, Paper, Param, claim
+
+__all__ = [
+    "Bound", "Certificate", "Claim", "ClaimResult", "Comparison", "Context", "Decision",
+    "Identity", "Paper", "Param", "Proportion", "REGISTRY", "Rate", "Symbolic", "Verdict",
+    "claim", "decide", "run", "run_claim", "sweep",
+]
+
+
+def __getattr__(name: str):
+    # The runner pulls in the store, the report and joblib's machinery: import it lazily so
+    # that paper modules importing ``workbench`` stay light.
+    if name in ("run", "sweep"):
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'workbench' has no attribute {name!r}")

@@ -1,0 +1,147 @@
+"""What a claim receives: profile, parameters, a seeded generator and parallel helpers.
+
+Random streams are keyed by identity, never by execution order: the generator of a claim is
+derived from ``(root seed, claim id)``, that of trial ``i`` of a Monte Carlo loop from
+``(root seed, claim id, loop label, i)``.  The same seed therefore gives the same numbers
+whatever the number of workers, the joblib backend or the chunking.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import joblib
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+BLAS_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def key_words(*parts: Any) -> tuple[int, ...]:
+    """Stable 32-bit words identifying ``parts`` (strings or integers), for ``spawn_key``."""
+    words: list[int] = []
+    for part in parts:
+        if isinstance(part, (int, np.integer)) and int(part) >= 0:
+            words.append(int(part))
+        else:
+            digest = hashlib.blake2b(str(part).encode(), digest_size=8).digest()
+            words.extend(int.from_bytes(digest[i : i + 4], "little") for i in (0, 4))
+    return tuple(words)
+
+
+def seed_sequence(root_seed: int, *key: Any) -> np.random.SeedSequence:
+    """The ``SeedSequence`` of the entity named by ``key`` under ``root_seed``.
+
+    Args:
+        root_seed: the run's seed, a non-negative integer.
+        key: identity of the entity: claim id, then loop label, grid index, trial index...
+    """
+    return np.random.SeedSequence(entropy=int(root_seed), spawn_key=key_words(*key))
+
+
+def _run_chunk(func: Callable[..., Any], seeds: Sequence[np.random.SeedSequence],
+               args: tuple, kwargs: dict) -> list[Any]:
+    with threadpool_limits(limits=1):
+        return [func(np.random.default_rng(s), *args, **kwargs) for s in seeds]
+
+
+def _map_chunk(func: Callable[..., Any], items: Sequence[Any]) -> list[Any]:
+    with threadpool_limits(limits=1):
+        return [func(item) for item in items]
+
+
+def _chunks(n: int, jobs: int, chunk: int | None) -> list[range]:
+    size = chunk or max(1, -(-n // (4 * max(jobs, 1))))
+    return [range(i, min(i + size, n)) for i in range(0, n, size)]
+
+
+class Context:
+    """The argument a claim function receives.
+
+    Attributes:
+        claim_id: the id of the claim (or ``claim:control``) being run.
+        profile: ``"quick"`` or ``"full"``.
+        params: parameter values for this run (profile values with any overrides).
+        seed: the run's root seed.
+        jobs: number of joblib workers for :meth:`trials` and :meth:`map`.
+        backend: joblib backend name (``"loky"`` by default).
+        rng: a ``numpy.random.Generator`` owned by this claim.
+    """
+
+    def __init__(self, claim_id: str, *, profile: str = "quick", params: dict[str, Any] | None = None,
+                 seed: int = 0, jobs: int = 1, backend: str = "loky") -> None:
+        self.claim_id = claim_id
+        self.profile = profile
+        self.params = dict(params or {})
+        self.seed = int(seed)
+        self.jobs = int(jobs)
+        self.backend = backend
+        self.rng = np.random.default_rng(seed_sequence(self.seed, claim_id))
+
+    @property
+    def quick(self) -> bool:
+        return self.profile == "quick"
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return self.params[name]
+        except KeyError:
+            raise KeyError(f"claim {self.claim_id} declares no parameter {name!r}") from None
+
+    def generator(self, *key: Any) -> np.random.Generator:
+        """A generator keyed by ``key`` inside this claim (e.g. ``ctx.generator("grid", 3)``)."""
+        return np.random.default_rng(seed_sequence(self.seed, self.claim_id, *key))
+
+    def _parallel(self, n_tasks: int) -> joblib.Parallel | None:
+        if self.jobs == 1 or n_tasks <= 1:
+            return None
+        return joblib.Parallel(n_jobs=self.jobs, backend=self.backend)
+
+    def trials(self, func: Callable[..., Any], n: int, *args: Any, label: str = "trials",
+               chunk: int | None = None, **kwargs: Any) -> list[Any]:
+        """Run ``n`` Monte Carlo trials ``func(rng, *args, **kwargs)`` in parallel.
+
+        Trial ``i`` draws from its own generator keyed by ``(claim id, label, i)``, so the list
+        returned (in trial order) is the same for any ``jobs``, backend or ``chunk``.  Trials are
+        batched into chunks (by default four per worker) so task overhead stays small, and
+        BLAS is pinned to one thread inside each chunk.
+
+        Args:
+            func: a picklable function of a ``numpy.random.Generator`` (module level, not a lambda,
+                when ``jobs > 1``).
+            n: number of trials, >= 1.
+            label: names this loop, so two loops of one claim draw different streams.
+            chunk: trials per task; default ``ceil(n / (4 jobs))``.
+        """
+        if n < 1:
+            raise ValueError(f"the number of trials must be at least 1, not {n}")
+        seeds = [seed_sequence(self.seed, self.claim_id, label, i) for i in range(n)]
+        parts = _chunks(n, self.jobs, chunk)
+        par = self._parallel(len(parts))
+        if par is None:
+            return _run_chunk(func, seeds, args, kwargs)
+        out = par(joblib.delayed(_run_chunk)(func, seeds[r.start : r.stop], args, kwargs) for r in parts)
+        return [x for part in out for x in part]
+
+    def map(self, func: Callable[[Any], Any], items: Iterable[Any], chunk: int | None = None) -> list[Any]:
+        """``[func(item) for item in items]`` computed in parallel, in order.
+
+        For deterministic work (sweep points, exact solves); random work uses :meth:`trials`
+        or derives its generator from the item through :meth:`generator`.
+        """
+        items = list(items)
+        parts = _chunks(len(items), self.jobs, chunk)
+        par = self._parallel(len(parts))
+        if par is None:
+            return _map_chunk(func, items)
+        out = par(joblib.delayed(_map_chunk)(func, items[r.start : r.stop]) for r in parts)
+        return [x for part in out for x in part]
+
+
+def pin_blas_threads() -> None:
+    """Ask BLAS libraries of worker processes started from here to use one thread."""
+    for name in BLAS_ENV:
+        os.environ.setdefault(name, "1")

@@ -1,0 +1,133 @@
+"""Running one claim and its controls: context, time limit, errors, decisions."""
+
+from __future__ import annotations
+
+import math
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from .context import Context
+from .evidence import Decision, Verdict, decide, final_verdict
+from .model import Claim, Control
+
+FULL_BUDGET_FACTOR = 10.0
+
+
+class BudgetExceeded(Exception):
+    """A claim ran past its time budget."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`BudgetExceeded` in the main thread after ``seconds`` (no-op elsewhere)."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise BudgetExceeded(f"time budget of {seconds:g} s exceeded")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass
+class Outcome:
+    """The decided result of running one claim function or one control.
+
+    Attributes:
+        id: claim id, or ``claim:control`` for a control.
+        decision: the engine's decision on the evidence (ERROR on exception, NaN, time limit).
+        evidence: the raw evidence record (JSON-serialisable), None on error.
+        seconds: wall-clock time of the function and the decision.
+        traceback: the formatted traceback when the function raised.
+    """
+
+    id: str
+    decision: Decision
+    evidence: dict[str, Any] | None
+    seconds: float
+    traceback: str = ""
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.decision.verdict
+
+
+@dataclass
+class ClaimResult:
+    """A claim's outcome, its controls' outcomes and the verdict the report shows."""
+
+    claim: Claim
+    params: dict[str, Any]
+    outcome: Outcome
+    controls: list[tuple[Control, Outcome]] = field(default_factory=list)
+    verdict: Verdict = Verdict.ERROR
+    note: str = ""
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        """True when the claim is VERIFIED and every control REFUTED."""
+        return self.verdict is Verdict.VERIFIED
+
+
+def _evaluate(func: Any, ctx: Context, kind: str, uid: str, deadline: float) -> Outcome:
+    start = time.perf_counter()
+    try:
+        with time_limit(max(deadline - time.monotonic(), 1e-3)):
+            evidence = func(ctx)
+            decision = decide(evidence, kind)
+        record = {"kind": evidence.kind, **evidence.data()}
+        tb = ""
+    except Exception as exc:  # noqa: BLE001 - any failure of a check is an ERROR verdict
+        record, tb = None, traceback.format_exc()
+        decision = Decision(Verdict.ERROR, f"{type(exc).__name__}: {exc}")
+    if decision.verdict is not Verdict.ERROR and any(
+        isinstance(v, float) and math.isnan(v) for v in decision.headline.values()
+    ):
+        decision = Decision(Verdict.ERROR, "the evidence contains NaN", decision.rows)
+    return Outcome(uid, decision, record, time.perf_counter() - start, tb)
+
+
+def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int = 1,
+              backend: str = "loky", params: dict[str, Any] | None = None,
+              budget: float | None = None) -> ClaimResult:
+    """Run ``claim`` and all its controls with one parameter set and decide its verdict.
+
+    Args:
+        claim: a registered claim.
+        profile: ``"quick"`` or ``"full"`` (chooses parameter values and the budget).
+        seed: the run's root seed; the claim's streams are keyed by its id under it.
+        jobs: joblib workers for the claim's trials and maps.
+        params: overrides of the claim's declared parameters.
+        budget: time limit in seconds for claim and controls together (default: the claim's
+            budget, times ten in the full profile).
+
+    Raises:
+        ValueError: on an unknown parameter or a value out of its declared range (before
+            anything runs).
+    """
+    values = claim.parameters(profile, params)
+    limit = budget if budget is not None else claim.budget * (FULL_BUDGET_FACTOR if profile == "full" else 1.0)
+    start = time.perf_counter()
+    deadline = time.monotonic() + limit
+
+    def ctx(uid: str) -> Context:
+        return Context(uid, profile=profile, params=values, seed=seed, jobs=jobs, backend=backend)
+
+    outcome = _evaluate(claim.func, ctx(claim.id), claim.evidence, claim.id, deadline)
+    controls = [(c, _evaluate(c.func, ctx(c.id), claim.evidence, c.id, deadline)) for c in claim.controls]
+    verdict, note = final_verdict(outcome.verdict, [o.verdict for _, o in controls], claim.reconstructed)
+    return ClaimResult(claim, values, outcome, controls, verdict, note, time.perf_counter() - start)

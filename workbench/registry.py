@@ -1,0 +1,93 @@
+"""Finding claims: paper modules register themselves on import; entry points name them.
+
+Packages that ship papers declare an entry point in the group ``workbench.theorems`` whose
+value is a module or package; :func:`load` imports each (and every submodule of a package),
+which fills :data:`workbench.model.REGISTRY`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import importlib
+import pkgutil
+from importlib.metadata import entry_points
+
+from .model import REGISTRY, Claim, Registry
+
+GROUP = "workbench.theorems"
+_loaded = False
+
+
+def import_tree(name: str) -> None:
+    """Import module ``name`` and, if it is a package, all its submodules."""
+    module = importlib.import_module(name)
+    for info in pkgutil.walk_packages(getattr(module, "__path__", []), prefix=f"{name}."):
+        importlib.import_module(info.name)
+
+
+def load() -> Registry:
+    """Import every registered paper module once and return the filled registry."""
+    global _loaded
+    if not _loaded:
+        names = {ep.value for ep in entry_points(group=GROUP)} or {"theorems"}
+        for name in sorted(names):
+            import_tree(name)
+        _loaded = True
+    return REGISTRY
+
+
+class SelectionError(ValueError):
+    """A selector matched nothing; the message suggests close matches."""
+
+
+def select(selectors: list[str] | None = None, keyword: str | None = None,
+           registry: Registry | None = None) -> list[Claim]:
+    """Claims named by ``selectors`` (paper slugs, claim ids, glob patterns) and ``keyword``.
+
+    Args:
+        selectors: each a paper slug (``soap_shampoo_adam``), a claim id
+            (``soap_shampoo_adam.soap_is_adam_in_rotated_coordinates``), a claim name, or a
+            glob over claim ids; none selects every claim.
+        keyword: a pytest-like ``-k`` expression over claim ids, paper slugs and venues
+            (words joined with ``and``, ``or``, ``not`` and parentheses).
+
+    Raises:
+        SelectionError: naming the selector that matched nothing, with close matches.
+    """
+    reg = registry or load()
+    claims = list(reg.claims.values())
+    if selectors:
+        chosen: dict[str, Claim] = {}
+        for sel in selectors:
+            hits = [c for c in claims if sel in (c.paper.slug, c.id, c.name) or fnmatch.fnmatch(c.id, sel)]
+            if not hits:
+                names = list(reg.papers) + [c.id for c in claims]
+                close = difflib.get_close_matches(sel, names, n=3, cutoff=0.5)
+                hint = f"; did you mean {', '.join(close)}?" if close else "; `workbench list` shows them all"
+                raise SelectionError(f"no paper or claim matches {sel!r}{hint}")
+            chosen.update((c.id, c) for c in hits)
+        claims = [c for c in claims if c.id in chosen]
+    if keyword:
+        claims = [c for c in claims if _matches(keyword, c)]
+        if not claims:
+            raise SelectionError(f"no claim matches -k {keyword!r}")
+    return claims
+
+
+def _matches(expr: str, c: Claim) -> bool:
+    import re
+
+    haystack = " ".join([c.id, c.paper.slug, c.paper.venue, c.evidence]).lower()
+    tokens = re.findall(r"\(|\)|[^\s()]+", expr)
+    code = []
+    for tok in tokens:
+        low = tok.lower()
+        if low in ("and", "or", "not", "(", ")"):
+            code.append(low)
+        else:
+            code.append(repr(low in haystack))
+    try:
+        return bool(eval(" ".join(code), {"__builtins__": {}}, {}))  # noqa: S307 - only booleans and operators
+    except SyntaxError:
+        raise SelectionError(f"cannot parse -k expression {expr!r}") from None
