@@ -307,7 +307,7 @@ class Bound(Evidence):
         excess = sign * (m - b) - slack
         worst = int(np.argmax(excess))
         n_bad = int(np.sum(excess > 0))
-        margin = float(-np.max(sign * (m - b)))
+        margin = float(-np.max(sign * (m - b))) + 0.0
         tol = f"rtol {fmt(self.rtol)}, atol {fmt(self.atol)}"
         label = self.instances[worst] if self.instances else f"instance {worst}"
         row = {"quantity": f"{self.quantity} (tightest instance)", "measured": fmt(m[worst]),
@@ -369,7 +369,8 @@ class Rate(Evidence):
         n = x.size
         res = stats.linregress(x, y)
         se = float(res.stderr) if n > 2 else float("inf")
-        half = float(stats.t.ppf(0.5 + self.level / 2, n - 2)) * se
+        # Exact power laws give a zero-width interval; floor it at the float error of the fit.
+        half = max(float(stats.t.ppf(0.5 + self.level / 2, n - 2)) * se, 1e-9)
         return float(res.slope), float(res.intercept), se, half
 
     def decide(self) -> Decision:

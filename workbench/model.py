@@ -235,6 +235,7 @@ def claim(
     method: str = "",
     params: dict[str, Param] | None = None,
     budget: float = 120.0,
+    registry: Registry | None = None,
 ) -> Callable[[Callable[..., Any]], Claim]:
     """Register a claim of ``paper``.
 
@@ -250,6 +251,7 @@ def claim(
         params: parameters a sweep may vary, with the values each profile uses.
         budget: time limit for the claim and its controls in the quick profile, in seconds
             (the full profile gets ten times as much).
+        registry: where to register (default: the global :data:`REGISTRY`).
 
     Returns:
         A decorator turning ``f(ctx) -> Evidence`` into a registered :class:`Claim`.
@@ -268,7 +270,7 @@ def claim(
             statement=statement, source=source, evidence=evidence, reconstructed=reconstructed,
             method=method, params=dict(params or {}), budget=float(budget), module=func.__module__,
         )
-        REGISTRY.add(c)
+        (registry or REGISTRY).add(c)
         return c
 
     return register

@@ -1,0 +1,85 @@
+"""The command line: exit codes, clear errors, nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from workbench import api, cli, registry
+
+
+@pytest.fixture
+def toy(monkeypatch, toy_registry):
+    monkeypatch.setattr(registry, "load", lambda: toy_registry)
+    monkeypatch.setattr(api, "load", lambda: toy_registry)
+    return toy_registry
+
+
+def test_list_json(toy, capsys):
+    assert cli.main(["list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["id"] for c in data][:2] == ["toy_paper.clt_rate", "toy_paper.sine_below_identity"]
+    assert data[0]["params"]["trials"]["quick"] == 64 and data[0]["controls"]
+
+
+def test_run_exit_codes(toy, tmp_path):
+    db, out = str(tmp_path / "wb.sqlite"), str(tmp_path / "out")
+    assert cli.main(["run", "sine_below_identity", "--db", db, "--out", out, "--no-pdf", "-q"]) == 0
+    assert cli.main(["run", "toy_paper", "--db", db, "--no-report", "-q"]) == 1
+    assert cli.main(["run", "-k", "sine and not rate", "--db", db, "--no-report", "-q"]) == 0
+
+
+def exit_code(argv):
+    try:
+        return cli.main(argv)
+    except SystemExit as exc:  # argparse's own usage errors
+        return exc.code
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["run", "toy_papr"], "did you mean toy_paper"),
+    (["run", "--profile", "fast"], "invalid choice"),
+    (["run", "--jobs", "0"], "jobs must be >= 1"),
+    (["run", "--jobs", "two"], "whole number"),
+    (["run", "--seed", "-3"], "seed must lie in"),
+    (["run", "--out", "/proc/forbidden/report"], "cannot write to /proc/forbidden/report"),
+    (["show", "nothing_like_it"], "no paper or claim matches"),
+    (["report", "--db", "/nonexistent/wb.sqlite"], "no database at"),
+])
+def test_usage_errors_exit_2(toy, tmp_path, capsys, argv, message):
+    if argv[0] == "run":
+        argv = argv + ["--db", str(tmp_path / "wb.sqlite"), "-q"]
+    assert exit_code(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_corrupt_database_exit_2_and_file_kept(toy, tmp_path, capsys):
+    db = tmp_path / "wb.sqlite"
+    db.write_bytes(b"garbage" * 200)
+    assert cli.main(["run", "sine_below_identity", "--db", str(db), "--no-report", "-q"]) == 2
+    assert "not a usable workbench database" in capsys.readouterr().err
+    assert db.read_bytes() == b"garbage" * 200
+
+
+def test_show_and_report_again(toy, tmp_path, capsys):
+    db, out = str(tmp_path / "wb.sqlite"), tmp_path / "out"
+    cli.main(["run", "sine_below_identity", "--db", db, "--no-report", "-q"])
+    capsys.readouterr()
+    assert cli.main(["show", "toy_paper.sine_below_identity", "--db", db]) == 0
+    text = capsys.readouterr().out
+    assert "VERIFIED" in text and "negative arguments" in text and "history" in text
+    assert cli.main(["report", "--db", db, "--out", str(out), "--no-pdf"]) == 0
+    assert (out / "report.tex").exists() and (out / "claims.tex").exists()
+
+
+def test_installed_entry_point_lists_the_papers(tmp_path):
+    env = dict(os.environ, COLUMNS="200")
+    proc = subprocess.run([sys.executable, "-m", "workbench.cli", "list", "--json"], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    slugs = {c["paper"] for c in json.loads(proc.stdout)}
+    assert {"soap_shampoo_adam", "idempotent_projection", "gd_generalized_smoothness"} <= slugs

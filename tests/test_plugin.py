@@ -1,0 +1,34 @@
+"""The pytest plugin turns registered claims into test items."""
+
+from __future__ import annotations
+
+pytest_plugins = ["pytester"]
+
+
+def test_claims_are_items_named_after_module_and_claim(pytester):
+    pytester.makepyfile(test_nothing="def test_ok():\n    pass\n")
+    result = pytester.runpytest("--wb-claims", "--collect-only", "-q", "-p", "no:cacheprovider")
+    out = result.stdout.str()
+    assert "soap_shampoo_adam.py::" in out and "idempotent_projection.py::" in out
+    assert "gd_generalized_smoothness.py::" in out
+
+
+def test_a_failing_claim_shows_its_evidence(pytester):
+    pytester.makeconftest('''
+import numpy as np
+from workbench import Bound, Paper, claim
+
+P = Paper(slug="bad_paper", title="Bad", authors=("X",), venue="ICLR 2025", year=2025)
+
+@claim(P, source="Thm 1", evidence="bound", statement="$x \\\\le 0$")
+def always_violated(ctx):
+    """A false bound."""
+    return Bound([1.0, 2.0], 0.0, why="exact")
+
+@always_violated.control("nothing")
+def _(ctx):
+    return Bound([1.0], 0.0, why="exact")
+''')
+    result = pytester.runpytest("--wb-claims", "-k", "always_violated", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*bad_paper.always_violated: REFUTED*", "*counterexample*"])

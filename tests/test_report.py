@@ -1,0 +1,52 @@
+"""The report: escaping, macros, JSON, the PDF, and the message when TeX is missing."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from workbench import api, report
+from workbench.report import Latex, escape_latex, escape_text_with_math, macro_name
+
+
+def test_escape_every_special_character():
+    assert escape_latex(r"a&b%c$d#e_f{g}h~i^j\k") == (
+        r"a\&b\%c\$d\#e\_f\{g\}h\textasciitilde{}i\textasciicircum{}j\textbackslash{}k")
+    assert escape_latex(Latex(r"$x_1$")) == r"$x_1$"
+
+
+def test_math_spans_survive_in_docstrings():
+    assert escape_text_with_math(r"rate $n^{-1/2}$ for 50% of x_1") == r"rate $n^{-1/2}$ for 50\% of x\_1"
+    assert escape_text_with_math("costs $5") == r"costs \$5"
+
+
+def test_macro_names_are_control_words():
+    assert macro_name("soap_shampoo_adam", "claim1", "slope") == "wbSoapShampooAdamClaimOneSlope"
+
+
+def test_template_is_strict(tmp_path):
+    env = report.environment()
+    with pytest.raises(Exception, match="undefined"):
+        env.from_string(r"\VAR{missing}").render()
+
+
+def test_report_pdf_and_hostile_strings(tmp_path, toy_registry):
+    s = api.run(db=tmp_path / "wb.sqlite", out=tmp_path / "out", registry=toy_registry, progress=False)
+    tex = (tmp_path / "out" / "report.tex").read_text()
+    assert r"solver failed \& gave up\_here" in tex
+    assert r"$\mathbb{E}|\bar X_n| = \sqrt{2/(\pi n)}$" in tex
+    macros = (tmp_path / "out" / "claims.tex").read_text()
+    assert r"\newcommand{\wbToyPaperCltRateVerdict}{VERIFIED}" in macros
+    assert r"\newcommand{\wbClaimsVerified}{2}" in macros
+    if shutil.which("latexmk"):
+        assert s.report.get("pdf") and s.report["pdf"].stat().st_size > 10_000, s.messages
+    assert (tmp_path / "out" / "figures" / "toy-paper-clt-rate.pdf").exists()
+
+
+def test_without_tex_the_tex_is_written_and_the_user_told(tmp_path, toy_registry, monkeypatch):
+    monkeypatch.setattr(report.shutil, "which", lambda name: None)
+    s = api.run(["sine_below_identity"], db=tmp_path / "wb.sqlite", out=tmp_path / "out",
+                registry=toy_registry, progress=False)
+    assert "pdf" not in s.report and (tmp_path / "out" / "report.tex").exists()
+    assert any("apt-get install" in m for m in s.messages)

@@ -1,0 +1,115 @@
+"""Runs are stored claim by claim; errors do not stop a run; interrupted runs resume."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+import workbench
+from workbench import api
+from workbench.execute import run_claim
+from workbench.store import Store, StoreError
+
+
+def test_run_stores_every_claim_and_keeps_errors(tmp_path, toy_registry):
+    s = api.run(db=tmp_path / "wb.sqlite", out=None, registry=toy_registry, progress=False)
+    verdicts = {r["claim_id"]: r["verdict"] for r in s.results}
+    assert verdicts == {
+        "toy_paper.clt_rate": "VERIFIED",
+        "toy_paper.sine_below_identity": "VERIFIED",
+        "toy_paper.weak_check": "INCONCLUSIVE",  # its control is not refuted: no power
+        "toy_paper.crashes": "ERROR",
+    }
+    assert not s.passed
+    crash = next(r for r in s.results if r["claim_id"] == "toy_paper.crashes")
+    assert "RuntimeError: solver failed" in crash["outcome"]["traceback"]
+    run = Store(tmp_path / "wb.sqlite").run(s.run_id)
+    assert run["status"] == "finished" and run["seed"] == 0 and run["profile"] == "quick"
+    assert run["metadata"]["versions"]["numpy"] != "not installed" and run["metadata"]["host"]
+
+
+def test_budget_turns_into_error(toy_registry):
+    c = toy_registry.claims["toy_paper.clt_rate"]
+    result = run_claim(c, budget=1e-3, params={"trials": 5000})
+    assert result.outcome.verdict is workbench.Verdict.ERROR
+    assert "budget" in result.outcome.decision.summary
+
+
+def test_parameters_are_checked_before_running(toy_registry):
+    c = toy_registry.claims["toy_paper.clt_rate"]
+    with pytest.raises(ValueError, match="no parameter 'trails'"):
+        run_claim(c, params={"trails": 10})
+    with pytest.raises(ValueError, match=r"must lie in \[8"):
+        run_claim(c, params={"trials": 2})
+
+
+def test_interrupted_run_resumes(tmp_path, toy_registry, monkeypatch):
+    db = tmp_path / "wb.sqlite"
+    real = api.run_claim
+    calls = []
+
+    def interrupt_on_third(c, **kw):
+        calls.append(c.id)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(c, **kw)
+
+    monkeypatch.setattr(api, "run_claim", interrupt_on_third)
+    s = api.run(db=db, out=None, registry=toy_registry, progress=False, seed=5)
+    assert s.interrupted and len(s.results) == 2 and not s.passed
+    assert Store(db).run(s.run_id)["status"] == "interrupted"
+    monkeypatch.setattr(api, "run_claim", real)
+    resumed = api.run(db=db, out=None, registry=toy_registry, progress=False, resume=True)
+    assert resumed.run_id == s.run_id and len(resumed.results) == 4
+    assert Store(db).run(s.run_id)["seed"] == 5
+    with pytest.raises(api.UsageError, match="no unfinished run"):
+        api.run(db=db, out=None, registry=toy_registry, progress=False, resume=True)
+
+
+def test_history_and_previous_verdicts(tmp_path, toy_registry):
+    db = tmp_path / "wb.sqlite"
+    api.run(["sine_below_identity"], db=db, out=None, registry=toy_registry, progress=False)
+    s2 = api.run(["sine_below_identity"], db=db, out=None, registry=toy_registry, progress=False, seed=1)
+    store = Store(db)
+    assert [h["seed"] for h in store.history("toy_paper.sine_below_identity")] == [0, 1]
+    assert store.previous_verdicts(s2.run_id) == {"toy_paper.sine_below_identity": "VERIFIED"}
+
+
+def test_corrupt_and_locked_databases_are_clear_errors(tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(StoreError, match="not a usable workbench database"):
+        Store(bad)
+    db = tmp_path / "wb.sqlite"
+    Store(db).close()
+    holder = sqlite3.connect(db)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="locked"):
+            Store(db, timeout=0.1).start_run(seed=0, profile="quick", jobs=1, backend="loky",
+                                            selection=[], metadata={})
+    finally:
+        holder.rollback()
+        holder.close()
+
+
+def test_bad_options_raise_before_any_work(tmp_path, toy_registry):
+    kw = {"db": tmp_path / "wb.sqlite", "out": None, "registry": toy_registry, "progress": False}
+    for bad in ({"profile": "fast"}, {"jobs": 0}, {"seed": -1}, {"backend": "mpi"}):
+        with pytest.raises(api.UsageError):
+            api.run(**kw | bad)
+    with pytest.raises(api.UsageError, match="did you mean"):
+        api.run(["toy_papr"], **kw)
+    assert not (tmp_path / "wb.sqlite").exists()
+
+
+def test_results_json_is_written(tmp_path, toy_registry):
+    s = api.run(["toy_paper.sine_below_identity"], db=tmp_path / "wb.sqlite", out=tmp_path / "out",
+                pdf=False, registry=toy_registry, progress=False)
+    data = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert data["run"]["id"] == s.run_id
+    (c,) = data["claims"]
+    assert c["id"] == "toy_paper.sine_below_identity" and c["verdict"] == "VERIFIED"
+    assert c["controls"][0]["verdict"] == "REFUTED" and c["reconstructed"] is False

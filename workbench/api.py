@@ -1,0 +1,234 @@
+"""The Python API: run a selection of claims, store it, write the report; sweep one claim."""
+
+from __future__ import annotations
+
+import os
+import platform
+import socket
+import subprocess
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from .context import pin_blas_threads
+from .evidence import Verdict
+from .execute import ClaimResult, run_claim
+from .model import PROFILES, Claim, Registry
+from .registry import load, select
+from .store import Store
+
+DEFAULT_DB = Path("reports/workbench.sqlite")
+DEFAULT_OUT = Path("reports")
+BACKENDS = ("loky", "threading", "sequential")
+VERSIONED = ("workbench", "numpy", "scipy", "sympy", "mpmath", "cvxpy", "qiskit", "qiskit-aer",
+             "joblib", "jinja2", "matplotlib")
+
+
+class UsageError(ValueError):
+    """Bad input to a run: unknown selector, profile, jobs, seed, unwritable output."""
+
+
+@dataclass
+class RunSummary:
+    """What :func:`run` did.
+
+    Attributes:
+        run_id: the run's id in the database.
+        db: the database path.
+        results: rows of this run as read back from the database (all of it, resumed or not).
+        report: paths written by the report (``tex``, ``pdf``, ``json``, ``macros``), or empty.
+        interrupted: True when the run was stopped by Ctrl-C (what finished is stored).
+        messages: notes for the user (e.g. how to get the PDF without TeX).
+    """
+
+    run_id: int
+    db: Path
+    results: list[dict[str, Any]]
+    report: dict[str, Path] = field(default_factory=dict)
+    interrupted: bool = False
+    messages: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """True when every claim of the run is VERIFIED with its controls refuted."""
+        return not self.interrupted and all(r["verdict"] == Verdict.VERIFIED.value for r in self.results)
+
+
+def run_metadata(jobs: int, backend: str) -> dict[str, Any]:
+    """Versions of the numerical packages, git revision, host and Python of this run."""
+    versions = {}
+    for name in VERSIONED:
+        try:
+            versions[name] = version(name)
+        except PackageNotFoundError:
+            versions[name] = "not installed"
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, timeout=5).stdout.strip() or None
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, cwd=Path(__file__).resolve().parent, timeout=5).stdout.strip()
+        if rev and dirty:
+            rev += "+modified"
+    except (OSError, subprocess.SubprocessError):
+        rev = None
+    return {"versions": versions, "git_revision": rev, "host": socket.gethostname(),
+            "python": platform.python_version(), "platform": platform.platform(), "jobs": jobs,
+            "backend": backend, "cpus": os.cpu_count()}
+
+
+def check_options(profile: str, jobs: int, seed: int, backend: str) -> None:
+    """Raise :class:`UsageError` when a run option is out of range."""
+    if profile not in PROFILES:
+        raise UsageError(f"profile must be one of {', '.join(PROFILES)}, not {profile!r}")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise UsageError(f"jobs must be a whole number >= 1, not {jobs!r}")
+    if not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise UsageError(f"seed must be a whole number in [0, 2^63), not {seed!r}")
+    if backend not in BACKENDS:
+        raise UsageError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+
+
+def check_writable(folder: Path) -> None:
+    """Raise :class:`UsageError` unless ``folder`` exists or can be created, and is writable."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".workbench-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}; choose another folder with --out") from None
+
+
+def run(selectors: list[str] | None = None, *, keyword: str | None = None, profile: str = "quick",
+        seed: int = 0, jobs: int = 1, backend: str = "loky", db: str | Path = DEFAULT_DB,
+        out: str | Path | None = DEFAULT_OUT, pdf: bool = True, resume: bool = False,
+        progress: bool = True, registry: Registry | None = None) -> RunSummary:
+    """Run the selected claims with their controls, store each at once, and write the report.
+
+    Args:
+        selectors: paper slugs, claim ids or globs (see :func:`workbench.registry.select`);
+            None runs every registered claim.
+        keyword: a ``-k`` expression over claim ids and paper slugs.
+        profile: ``"quick"`` (seconds per claim) or ``"full"`` (larger sizes, more trials).
+        seed: the root seed (>= 0); the same seed gives the same evidence for any ``jobs``.
+        jobs: joblib workers for Monte Carlo trials and maps (>= 1).
+        db: the SQLite results database.
+        out: folder for the report; None writes no report.
+        pdf: build the PDF with latexmk (when TeX is installed).
+        resume: finish the latest unfinished run in ``db`` (its selection, seed and profile)
+            instead of starting a new one.
+        progress: show a progress bar and one line per finished claim on stderr.
+        registry: where to find claims (default: every installed paper module).
+
+    Raises:
+        UsageError: on bad options, unknown selectors or an unwritable output folder, before
+            any claim runs.
+        workbench.store.StoreError: when the database is locked, corrupt or cannot be created.
+    """
+    from .registry import SelectionError
+
+    check_options(profile, jobs, seed, backend)
+    if out is not None:
+        check_writable(Path(out))
+    reg = registry or load()
+    claims: list[Claim] = []
+    if not resume:
+        try:
+            claims = select(selectors, keyword, reg)
+        except SelectionError as exc:
+            raise UsageError(str(exc)) from None
+    store = Store(db)
+    try:
+        if resume:
+            previous = store.unfinished_run()
+            if previous is None:
+                raise UsageError(f"{db} has no unfinished run to resume")
+            run_id, seed, profile = previous["id"], previous["seed"], previous["profile"]
+            unknown = [cid for cid in previous["selection"] if cid not in reg.claims]
+            if unknown:
+                raise UsageError(f"the run to resume names claims that no longer exist: {', '.join(unknown)}")
+            done = store.done_claims(run_id)
+            claims = [reg.claims[cid] for cid in previous["selection"] if cid not in done]
+        else:
+            run_id = store.start_run(seed=seed, profile=profile, jobs=jobs, backend=backend,
+                                     selection=[c.id for c in claims], metadata=run_metadata(jobs, backend))
+        interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=jobs,
+                               backend=backend, progress=progress)
+        store.finish_run(run_id, "interrupted" if interrupted else "finished")
+        summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted)
+        if interrupted:
+            summary.messages.append(f"interrupted: finished claims are stored; `workbench run --resume --db {db}` "
+                                    "completes the run")
+        if out is not None:
+            from .report import write_report
+
+            summary.report, notes = write_report(store, run_id, Path(out), pdf=pdf)
+            summary.messages.extend(notes)
+        return summary
+    finally:
+        store.close()
+
+
+def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, seed: int, jobs: int,
+             backend: str, progress: bool) -> bool:
+    """Run claims one by one, committing each; return True when interrupted by Ctrl-C."""
+    pin_blas_threads()
+    bar = _progress(progress)
+    with bar:
+        task = bar.add_task("claims", total=len(claims))
+        for c in claims:
+            bar.update(task, description=c.id)
+            try:
+                result = run_claim(c, profile=profile, seed=seed, jobs=jobs, backend=backend)
+            except KeyboardInterrupt:
+                return True
+            store.record(run_id, result)
+            bar.console.print(_line(result), highlight=False)
+            bar.advance(task)
+    return False
+
+
+def _line(result: ClaimResult) -> str:
+    colour = {"VERIFIED": "green", "REFUTED": "red", "INCONCLUSIVE": "yellow", "ERROR": "magenta"}
+    v = result.verdict.value
+    ctl = ", ".join(o.verdict.value.lower() for _, o in result.controls)
+    return (f"[{colour[v]}]{v:<12}[/] {result.claim.id}  ({result.seconds:.1f} s; controls: {ctl or 'none'})"
+            + (f"  [dim]{result.note}[/]" if result.note else ""))
+
+
+def _progress(enabled: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True, quiet=not enabled)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True, disable=not enabled)
+
+
+def sweep(claim_id: str, grid: dict[str, list[Any]], *, profile: str = "quick", seed: int = 0,
+          jobs: int = 1) -> list[tuple[dict[str, Any], ClaimResult]]:
+    """Run one claim at every point of a parameter grid (the Cartesian product of ``grid``).
+
+    Each point gets the same root seed; its streams are keyed by the claim id, so points differ
+    only by their parameters.  Returns ``(parameters, result)`` per grid point, in grid order.
+
+    Raises:
+        UsageError: on an unknown claim, parameter name or value, before anything runs.
+    """
+    import itertools
+
+    check_options(profile, jobs, seed, "loky")
+    reg = load()
+    if claim_id not in reg.claims:
+        raise UsageError(f"no claim {claim_id!r}; `workbench list` shows them")
+    c = reg.claims[claim_id]
+    names = list(grid)
+    points = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
+    try:
+        for p in points:
+            c.parameters(profile, p)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return [(p, run_claim(c, profile=profile, seed=seed, jobs=jobs, params=p)) for p in points]
+

@@ -1,0 +1,208 @@
+"""The ``workbench`` command: list, run, report, show.
+
+Exit status: 0 when every selected claim is VERIFIED with its controls refuted, 1 otherwise,
+2 for a usage or input error (nothing already computed is lost).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from . import api
+from .store import Store, StoreError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+COLOURS = {"VERIFIED": "green", "REFUTED": "red", "INCONCLUSIVE": "yellow", "ERROR": "magenta"}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 on usage errors; keep that, say it clearly
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"workbench: error: {message}\n")
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"seed must lie in [0, 2^63), not {value}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"jobs must be a whole number >= 1, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"jobs must be >= 1, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="workbench", description="Verify the claims of ML-theory papers and report on them.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("list", help="list papers and their claims")
+    p.add_argument("selectors", nargs="*", help="paper slugs, claim ids or globs")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("run", help="run claims, store every result, write the report")
+    p.add_argument("selectors", nargs="*", help="paper slugs, claim ids or globs (default: all)")
+    p.add_argument("-k", dest="keyword", help="expression over claim ids and paper slugs, e.g. 'soap and not control'")
+    p.add_argument("--profile", choices=["quick", "full"], default="quick", help="problem sizes (default quick)")
+    p.add_argument("--jobs", "-j", type=_jobs, default=1, help="parallel workers for trials (default 1)")
+    p.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
+    p.add_argument("--backend", choices=list(api.BACKENDS), default="loky", help="joblib backend")
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help=f"results database (default {api.DEFAULT_DB})")
+    p.add_argument("--out", type=Path, default=api.DEFAULT_OUT, help=f"report folder (default {api.DEFAULT_OUT})")
+    p.add_argument("--no-pdf", action="store_true", help="write the .tex but do not build the PDF")
+    p.add_argument("--no-report", action="store_true", help="store results only")
+    p.add_argument("--resume", action="store_true", help="finish the latest unfinished run in the database")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("report", help="render a stored run as a report again")
+    p.add_argument("--run", type=int, default=None, help="run id (default: the latest)")
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
+    p.add_argument("--out", type=Path, default=api.DEFAULT_OUT)
+    p.add_argument("--no-pdf", action="store_true")
+
+    p = sub.add_parser("show", help="a claim's statement, latest evidence and verdict history")
+    p.add_argument("claim", help="claim id (or a unique paper slug / claim name)")
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    out = Console(soft_wrap=True)
+    err = Console(stderr=True, soft_wrap=True)
+    try:
+        return {"list": _list, "run": _run, "report": _report, "show": _show}[args.command](args, out)
+    except (api.UsageError, StoreError) as exc:
+        err.print(f"[red]workbench: error:[/] {exc}", highlight=False)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return EXIT_FAILED
+
+
+def _select(selectors: list[str] | None, keyword: str | None = None):
+    from .registry import SelectionError, select
+
+    try:
+        return select(selectors or None, keyword)
+    except SelectionError as exc:
+        raise api.UsageError(str(exc)) from None
+
+
+def _list(args: argparse.Namespace, out: Console) -> int:
+    claims = _select(args.selectors)
+    if args.json:
+        data = [{"id": c.id, "paper": c.paper.slug, "title": c.paper.title, "venue": c.paper.venue,
+                 "source": c.source, "evidence": c.evidence, "reconstructed": c.reconstructed,
+                 "statement": c.statement, "controls": [{"id": k.id, "broken": k.broken} for k in c.controls],
+                 "params": {n: {"quick": p.quick, "full": p.value("full"), "low": p.low, "high": p.high,
+                                "doc": p.doc} for n, p in c.params.items()}} for c in claims]
+        print(json.dumps(data, indent=2, default=str))
+        return EXIT_OK
+    table = Table(title=f"{len({c.paper.slug for c in claims})} papers, {len(claims)} claims")
+    for col in ("claim id", "source", "evidence", "controls"):
+        table.add_column(col)
+    for c in claims:
+        table.add_row(c.id + (" (reconstructed)" if c.reconstructed else ""), c.source, c.evidence,
+                      str(len(c.controls)))
+    out.print(table)
+    return EXIT_OK
+
+
+def _run(args: argparse.Namespace, out: Console) -> int:
+    summary = api.run(args.selectors or None, keyword=args.keyword, profile=args.profile, seed=args.seed,
+                      jobs=args.jobs, backend=args.backend, db=args.db,
+                      out=None if args.no_report else args.out, pdf=not args.no_pdf, resume=args.resume,
+                      progress=not args.quiet)
+    counts: dict[str, int] = {}
+    for r in summary.results:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    line = ", ".join(f"[{COLOURS[v]}]{n} {v.lower()}[/]" for v, n in sorted(counts.items()))
+    out.print(f"run {summary.run_id}: {len(summary.results)} claims: {line or 'none'}", highlight=False)
+    for name, path in summary.report.items():
+        out.print(f"  {name}: {path}", highlight=False)
+    for message in summary.messages:
+        out.print(f"[yellow]{message}[/]", highlight=False)
+    return EXIT_OK if summary.passed else EXIT_FAILED
+
+
+def _report(args: argparse.Namespace, out: Console) -> int:
+    from .report import write_report
+
+    if not args.db.exists():
+        raise api.UsageError(f"no database at {args.db}; run `workbench run` first or give --db")
+    api.check_writable(args.out)
+    store = Store(args.db)
+    try:
+        run = store.run(args.run)
+        paths, messages = write_report(store, run["id"], args.out, pdf=not args.no_pdf)
+    finally:
+        store.close()
+    for name, path in paths.items():
+        out.print(f"{name}: {path}", highlight=False)
+    for message in messages:
+        out.print(f"[yellow]{message}[/]", highlight=False)
+    return EXIT_OK if "pdf" in paths or args.no_pdf else EXIT_FAILED
+
+
+def _show(args: argparse.Namespace, out: Console) -> int:
+    claims = _select([args.claim])
+    if len(claims) != 1:
+        raise api.UsageError(f"{args.claim!r} names {len(claims)} claims; give one claim id: "
+                             + ", ".join(c.id for c in claims))
+    c = claims[0]
+    out.print(f"[bold]{c.id}[/] ({c.paper.venue}, {c.source}{', reconstructed' if c.reconstructed else ''})",
+              highlight=False)
+    out.print(f"{c.paper.title}", highlight=False)
+    out.print(f"statement: {c.statement}", highlight=False, markup=False)
+    if c.description:
+        out.print(f"checked: {c.description}", highlight=False, markup=False)
+    for k in c.controls:
+        out.print(f"control {k.name}: {k.broken}", highlight=False, markup=False)
+    if not args.db.exists():
+        out.print(f"no results yet ({args.db} does not exist)")
+        return EXIT_OK
+    store = Store(args.db)
+    try:
+        history = store.history(c.id)
+        if not history:
+            out.print("no stored results for this claim yet")
+            return EXIT_OK
+        latest = history[-1]
+        rows = [r for r in store.results(latest["run_id"]) if r["claim_id"] == c.id][0]
+    finally:
+        store.close()
+    out.print(f"\nlatest (run {latest['run_id']}): [{COLOURS[latest['verdict']]}]{latest['verdict']}[/]"
+              + (f" - {latest['note']}" if latest["note"] else ""), highlight=False)
+    out.print(f"  evidence: {rows['outcome']['verdict']}: {rows['outcome']['decision']['summary']}",
+              highlight=False, markup=False)
+    for ctl in rows["controls"]:
+        out.print(f"  control {ctl['outcome_id']}: {ctl['verdict']}: {ctl['decision']['summary']}",
+                  highlight=False, markup=False)
+    table = Table(title="history")
+    for col in ("run", "started", "seed", "profile", "verdict", "seconds"):
+        table.add_column(col)
+    for h in history:
+        table.add_row(str(h["run_id"]), h["started"], str(h["seed"]), h["profile"],
+                      f"[{COLOURS[h['verdict']]}]{h['verdict']}[/]", f"{h['seconds']:.2f}")
+    out.print(table)
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

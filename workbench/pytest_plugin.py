@@ -1,0 +1,107 @@
+"""pytest plugin: every registered claim is a test item.
+
+An item passes when its claim is VERIFIED and every control REFUTED; a failure shows the
+evidence.  Claims are collected when the ini option ``wb_claims`` is true (this project sets
+it) and pytest was not pointed at explicit files, or always with ``--wb-claims``.  Options:
+``--wb-profile`` (quick), ``--wb-seed`` (0), ``--wb-jobs`` (1).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("workbench", "verification of paper claims")
+    group.addoption("--wb-claims", action="store_true", default=False,
+                    help="collect every registered claim as a test item")
+    group.addoption("--wb-profile", choices=["quick", "full"], default="quick",
+                    help="profile the claim items run with (default quick)")
+    group.addoption("--wb-seed", type=int, default=0, help="root seed of the claim items (default 0)")
+    group.addoption("--wb-jobs", type=int, default=1, help="joblib workers inside each claim (default 1)")
+    parser.addini("wb_claims", type="bool", default=False,
+                  help="collect registered claims when pytest runs without explicit paths")
+
+
+class ClaimFailure(Exception):
+    """A claim was not VERIFIED with all controls REFUTED."""
+
+    def __init__(self, result: Any) -> None:
+        super().__init__(result.claim.id)
+        self.result = result
+
+
+class ClaimItem(pytest.Item):
+    """One registered claim with its controls."""
+
+    def __init__(self, *, claim: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.claim = claim
+        self.add_marker(pytest.mark.workbench)
+
+    def runtest(self) -> None:
+        from .execute import run_claim
+
+        opt = self.config.getoption
+        result = run_claim(self.claim, profile=opt("wb_profile"), seed=opt("wb_seed"), jobs=opt("wb_jobs"))
+        self.user_properties.append(("verdict", result.verdict.value))
+        if not result.passed:
+            raise ClaimFailure(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if not isinstance(excinfo.value, ClaimFailure):
+            return super().repr_failure(excinfo)
+        r = excinfo.value.result
+        lines = [f"{r.claim.id}: {r.verdict.value}" + (f" ({r.note})" if r.note else ""),
+                 f"  statement ({r.claim.source}): {r.claim.statement}",
+                 f"  evidence ({r.claim.evidence}): {r.outcome.verdict.value}: {r.outcome.decision.summary}"]
+        for row in r.outcome.decision.rows:
+            lines.append(f"    {row['quantity']}: measured {row['measured']}, claimed {row['claimed']}, "
+                         f"tolerance {row['tolerance']} ({row['reason']})")
+        if r.outcome.decision.counterexample:
+            lines.append(f"    counterexample: {r.outcome.decision.counterexample}")
+        if r.outcome.traceback:
+            lines.append(r.outcome.traceback)
+        for ctl, o in r.controls:
+            lines.append(f"  control {ctl.name} ({ctl.broken}): {o.verdict.value}: {o.decision.summary}")
+            if o.traceback:
+                lines.append(o.traceback)
+        lines.append(f"  parameters: {r.params}")
+        return "\n".join(lines)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"claim {self.claim.id}"
+
+
+def _wanted(config: pytest.Config) -> bool:
+    if config.getoption("wb_claims"):
+        return True
+    if not config.getini("wb_claims"):
+        return False
+    return config.args_source != pytest.Config.ArgsSource.ARGS
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not _wanted(config):
+        return
+    import sys
+
+    from .registry import load
+
+    root = Path(config.rootpath)
+    for claim in load().claims.values():
+        module = sys.modules.get(claim.module)
+        path = Path(getattr(module, "__file__", root)).resolve()
+        try:
+            label = path.relative_to(root).as_posix()
+        except ValueError:
+            label = claim.module.replace(".", "/") + ".py"
+        items.append(ClaimItem.from_parent(session, name=f"{label}::{claim.name}", claim=claim, path=path))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "workbench: a registered paper claim run as a test")

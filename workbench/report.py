@@ -1,0 +1,231 @@
+"""The verification report: LaTeX (Jinja2), figures (matplotlib), macros, JSON and the PDF.
+
+Everything is rendered from the results database, so a stored run can be reported again at
+any time (``workbench report``).  Every string that comes from code or the user is escaped by
+the template environment itself; only claim statements, which authors write as LaTeX on
+purpose, pass through unescaped (wrapped in :class:`Latex`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .store import Store
+
+TEMPLATES = Path(__file__).parent / "templates"
+_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "<": r"\textless{}", ">": r"\textgreater{}",
+}
+_SPECIAL_RE = re.compile("|".join(re.escape(k) for k in _SPECIAL))
+VERDICT_COLOURS = {"VERIFIED": "wbgreen", "REFUTED": "wbred", "INCONCLUSIVE": "wbamber", "ERROR": "wbmagenta"}
+
+
+class Latex(str):
+    """A string that is LaTeX on purpose (a claim statement); the template does not escape it."""
+
+
+def escape_latex(value: Any) -> str:
+    """Escape ``value`` (converted to str) for LaTeX text mode; :class:`Latex` passes through."""
+    if isinstance(value, Latex):
+        return str(value)
+    text = str(value)
+    text = _SPECIAL_RE.sub(lambda m: _SPECIAL[m.group()], text)
+    return text.replace("\u2212", "-")
+
+
+def escape_text_with_math(value: Any) -> Latex:
+    """Escape ``value`` but keep ``$...$`` math spans as written (docstrings, titles).
+
+    When the dollar signs do not pair up, everything is escaped.
+    """
+    text = str(value)
+    parts = text.split("$")
+    if len(parts) % 2 == 0:
+        return Latex(escape_latex(text))
+    return Latex("".join(escape_latex(p) if i % 2 == 0 else f"${p}$" for i, p in enumerate(parts)))
+
+
+def environment() -> jinja2.Environment:
+    """Jinja2 environment with LaTeX-safe delimiters, StrictUndefined and escaping by default."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        block_start_string=r"\BLOCK{", block_end_string="}",
+        variable_start_string=r"\VAR{", variable_end_string="}",
+        comment_start_string=r"\#{", comment_end_string="}",
+        line_statement_prefix="%%", line_comment_prefix="%#",
+        trim_blocks=True, lstrip_blocks=True, autoescape=False,
+        undefined=jinja2.StrictUndefined, finalize=escape_latex,
+    )
+    env.filters["latex"] = Latex
+    env.filters["mathtext"] = escape_text_with_math
+    return env
+
+
+def macro_name(*parts: str) -> str:
+    """A LaTeX control word from identifiers: ``wb`` + CamelCase, digits spelled out."""
+    digits = "Zero One Two Three Four Five Six Seven Eight Nine".split()
+    words = re.split(r"[^A-Za-z0-9]+", " ".join(parts))
+    out = "wb"
+    for w in words:
+        w = re.sub(r"\d", lambda m: digits[int(m.group())], w)
+        out += w[:1].upper() + w[1:]
+    return out
+
+
+def _paper_groups(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    papers: dict[str, dict[str, Any]] = {}
+    for r in results:
+        slug = r["paper"]["slug"]
+        papers.setdefault(slug, {"paper": r["paper"], "claims": []})["claims"].append(r)
+    return list(papers.values())
+
+
+def _figure(result: dict[str, Any], folder: Path) -> str | None:
+    """Draw the claim's figure when its evidence is a curve; return the file name or None."""
+    fig_data = (result["outcome"] or {}).get("decision", {}).get("figure")
+    if not fig_data:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    matplotlib.rcParams.update({"pdf.fonttype": 42, "font.size": 9})
+    fig, ax = plt.subplots(figsize=(5.2, 3.0))
+    if fig_data["type"] == "rate":
+        x, y = np.asarray(fig_data["x"]), np.asarray(fig_data["y"])
+        ax.loglog(x, y, "o", ms=4, label="measured")
+        xs = np.geomspace(x.min(), x.max(), 50)
+        ax.loglog(xs, np.exp(fig_data["intercept"]) * xs ** fig_data["slope"], "-",
+                  label=f"fit: slope {fig_data['slope']:.3f}")
+        gx, gy = np.exp(np.mean(np.log(x))), np.exp(np.mean(np.log(y)))
+        ax.loglog(xs, gy * (xs / gx) ** fig_data["claimed"], "--", label=f"claimed slope {fig_data['claimed']:.3g}")
+    elif fig_data["type"] == "bound":
+        x = np.asarray(fig_data["x"], dtype=float)
+        m, b = np.asarray(fig_data["measured"]), np.asarray(fig_data["bound"])
+        order = np.argsort(x, kind="stable")
+        style = "-" if len(x) <= 400 and len(np.unique(x)) == len(x) else "."
+        ax.plot(x[order], m[order], style, ms=2, label="measured")
+        ax.plot(x[order], b[order], "--" if style == "-" else ".", ms=2, label=f"bound ({fig_data['relation']})")
+        if np.all(m > 0) and np.all(b > 0) and max(m.max(), b.max()) / min(m.min(), b.min()) > 100:
+            ax.set_yscale("log")
+    else:
+        plt.close(fig)
+        return None
+    ax.set_xlabel(fig_data.get("xlabel", ""))
+    ax.set_ylabel(fig_data.get("ylabel", ""))
+    ax.legend(frameon=False)
+    ax.grid(True, which="both", alpha=0.25)
+    fig.tight_layout()
+    name = f"{re.sub(r'[^A-Za-z0-9]+', '-', result['claim_id'])}.pdf"
+    fig.savefig(folder / name)
+    plt.close(fig)
+    return name
+
+
+def _macros(run: dict[str, Any], results: list[dict[str, Any]]) -> str:
+    lines = [f"% Headline numbers of workbench run {run['id']} (seed {run['seed']}, {run['profile']} profile).",
+             "% \\input{claims.tex} in a paper and use the macros below.", ""]
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+        base = macro_name(r["paper"]["slug"], r["name"])
+        lines.append(f"\\newcommand{{\\{base}Verdict}}{{{r['verdict']}}}")
+        outcome = r["outcome"] or {}
+        for key, value in (outcome.get("decision", {}).get("headline") or {}).items():
+            if isinstance(value, (int, float)):
+                lines.append(f"\\newcommand{{\\{macro_name(base[2:], key)}}}{{{value:.6g}}}")
+    lines.append(f"\\newcommand{{\\wbClaimsTotal}}{{{len(results)}}}")
+    for verdict in ("VERIFIED", "REFUTED", "INCONCLUSIVE", "ERROR"):
+        lines.append(f"\\newcommand{{\\{macro_name('claims', verdict.lower())}}}{{{counts.get(verdict, 0)}}}")
+    return "\n".join(lines) + "\n"
+
+
+def _json(run: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "run": {k: run[k] for k in ("id", "started", "finished", "status", "seed", "profile", "jobs", "backend")}
+        | {"metadata": run["metadata"]},
+        "claims": [
+            {"id": r["claim_id"], "paper": r["paper"]["slug"], "verdict": r["verdict"], "note": r["note"],
+             "claim_verdict": (r["outcome"] or {}).get("verdict"),
+             "evidence_kind": r["evidence_kind"], "reconstructed": r["reconstructed"],
+             "evidence": {k: (r["outcome"] or {}).get("decision", {}).get(k)
+                          for k in ("summary", "error_probability", "headline", "counterexample")},
+             "controls": [{"id": c["outcome_id"], "broken": c["broken"], "verdict": c["verdict"],
+                           "summary": c["decision"]["summary"]} for c in r["controls"]],
+             "params": r["params"], "seconds": r["seconds"]}
+            for r in results
+        ],
+    }
+
+
+def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> tuple[dict[str, Path], list[str]]:
+    """Write ``report.tex``, figures, ``claims.tex``, ``results.json`` and (with TeX) ``report.pdf``.
+
+    Args:
+        store: the results database; run_id: the run to report.
+        out: output folder (created if missing).
+        pdf: build the PDF with ``latexmk -pdf`` (shell escape off).
+
+    Returns:
+        (paths written by key, messages for the user).
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    figures = out / "figures"
+    figures.mkdir(exist_ok=True)
+    run = store.run(run_id)
+    results = store.results(run_id)
+    previous = store.previous_verdicts(run_id)
+    for r in results:
+        fig = _figure(r, figures)
+        r["figure"] = f"figures/{fig}" if fig else None
+        r["statement_tex"] = Latex(r["statement"])
+        r["previous"] = previous.get(r["claim_id"])
+        r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
+    counts = {v: sum(r["verdict"] == v for r in results) for v in VERDICT_COLOURS}
+    tex = environment().get_template("report.tex.j2").render(
+        run=run, papers=_paper_groups(results), results=results, counts=counts, colours=VERDICT_COLOURS,
+    )
+    paths = {"tex": out / "report.tex", "macros": out / "claims.tex", "json": out / "results.json"}
+    paths["tex"].write_text(tex)
+    paths["macros"].write_text(_macros(run, results))
+    paths["json"].write_text(json.dumps(_json(run, results), indent=2, default=str))
+    messages = []
+    if pdf:
+        built, message = build_pdf(paths["tex"])
+        if built:
+            paths["pdf"] = built
+        if message:
+            messages.append(message)
+    return paths, messages
+
+
+def build_pdf(tex: Path) -> tuple[Path | None, str]:
+    """Compile ``tex`` with latexmk (pdflatex, shell escape off).
+
+    Returns:
+        (the PDF path or None, a message for the user when no PDF was made).
+    """
+    if shutil.which("latexmk") is None or shutil.which("pdflatex") is None:
+        return None, (f"no TeX found: {tex} and its figures are written; install TeX "
+                      "(Debian: apt-get install --no-install-recommends texlive-latex-recommended "
+                      "texlive-pictures texlive-science lmodern latexmk) and run `workbench report` for the PDF")
+    cmd = ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-quiet",
+           "-pdflatex=pdflatex -no-shell-escape %O %S", tex.name]
+    proc = subprocess.run(cmd, cwd=tex.parent, capture_output=True, text=True, timeout=600)
+    pdf = tex.with_suffix(".pdf")
+    if proc.returncode != 0 or not pdf.exists():
+        log = tex.with_suffix(".log")
+        return None, f"latexmk failed (exit {proc.returncode}); see {log}"
+    subprocess.run(["latexmk", "-c", "-quiet", tex.name], cwd=tex.parent, capture_output=True, timeout=120)
+    return pdf, ""

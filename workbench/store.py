@@ -1,0 +1,221 @@
+"""The results database (SQLite): runs, and one row per finished claim and control.
+
+Every finished claim is committed in its own transaction, so an interrupted run keeps what
+finished and ``--resume`` completes it.  The history of every claim over all runs stays in the
+database; the report and ``workbench show`` read from it alone.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .execute import ClaimResult
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started TEXT NOT NULL,
+    finished TEXT,
+    status TEXT NOT NULL,              -- running | finished | interrupted
+    seed INTEGER NOT NULL,
+    profile TEXT NOT NULL,
+    jobs INTEGER NOT NULL,
+    backend TEXT NOT NULL,
+    selection TEXT NOT NULL,           -- JSON list of claim ids
+    metadata TEXT NOT NULL             -- JSON: versions, git revision, host, python
+);
+CREATE TABLE IF NOT EXISTS claims (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    claim_id TEXT NOT NULL,
+    paper TEXT NOT NULL,               -- JSON record of the paper
+    name TEXT NOT NULL,
+    statement TEXT NOT NULL,
+    source TEXT NOT NULL,
+    description TEXT NOT NULL,
+    method TEXT NOT NULL,
+    evidence_kind TEXT NOT NULL,
+    reconstructed INTEGER NOT NULL,
+    params TEXT NOT NULL,              -- JSON
+    verdict TEXT NOT NULL,             -- the verdict the report shows (claim and controls combined)
+    note TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (run_id, claim_id)
+);
+CREATE TABLE IF NOT EXISTS outcomes (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    claim_id TEXT NOT NULL,
+    role TEXT NOT NULL,                -- claim | control
+    outcome_id TEXT NOT NULL,
+    broken TEXT NOT NULL,              -- for controls: the hypothesis that is broken
+    verdict TEXT NOT NULL,
+    decision TEXT NOT NULL,            -- JSON of workbench.evidence.Decision
+    evidence TEXT,                     -- JSON of the raw evidence, NULL on error
+    traceback TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (run_id, outcome_id)
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (locked, corrupt, not writable, from a newer version)."""
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Store:
+    """A results database at ``path`` (created with its folder if missing).
+
+    Raises:
+        StoreError: when the file is not a workbench database, is locked by another process, or
+            cannot be created; the message says what to do.
+    """
+
+    def __init__(self, path: str | Path, timeout: float = 5.0) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(self.path, timeout=timeout)
+            self.conn.row_factory = sqlite3.Row
+            with self._guard("open"):
+                self.conn.executescript(SCHEMA)
+                row = self.conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                if row is None:
+                    self.conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                elif int(row[0]) > SCHEMA_VERSION:
+                    raise StoreError(f"{self.path} was written by a newer workbench (schema {row[0]}); upgrade workbench")
+                self.conn.commit()
+        except OSError as exc:
+            raise StoreError(f"cannot create the database {self.path}: {exc}; choose another path with --db") from None
+
+    @contextmanager
+    def _guard(self, action: str) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreError(f"the database {self.path} is locked by another process; wait for it to "
+                                 "finish or use another file with --db") from None
+            raise StoreError(f"cannot {action} the database {self.path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a usable workbench database ({exc}); move it away or "
+                             "use another file with --db") from None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ---------------------------------------------------------------- runs
+    def start_run(self, *, seed: int, profile: str, jobs: int, backend: str, selection: list[str],
+                  metadata: dict[str, Any]) -> int:
+        with self._guard("write"), self.conn:
+            cur = self.conn.execute(
+                "INSERT INTO runs (started, status, seed, profile, jobs, backend, selection, metadata)"
+                " VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
+                (_now(), seed, profile, jobs, backend, json.dumps(selection), json.dumps(metadata)),
+            )
+            return int(cur.lastrowid)
+
+    def finish_run(self, run_id: int, status: str = "finished") -> None:
+        with self._guard("write"), self.conn:
+            self.conn.execute("UPDATE runs SET finished=?, status=? WHERE id=?", (_now(), status, run_id))
+
+    def run(self, run_id: int | None = None) -> dict[str, Any]:
+        """The run ``run_id`` (the latest when None) as a dict.
+
+        Raises:
+            StoreError: when there is no such run.
+        """
+        with self._guard("read"):
+            if run_id is None:
+                row = self.conn.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+            else:
+                row = self.conn.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
+        if row is None:
+            which = "no run yet" if run_id is None else f"no run {run_id}"
+            raise StoreError(f"{self.path} has {which}; start one with `workbench run`")
+        out = dict(row)
+        out["selection"] = json.loads(out["selection"])
+        out["metadata"] = json.loads(out["metadata"])
+        return out
+
+    def unfinished_run(self) -> dict[str, Any] | None:
+        """The latest run that did not finish, or None."""
+        with self._guard("read"):
+            row = self.conn.execute(
+                "SELECT id FROM runs WHERE status != 'finished' ORDER BY id DESC LIMIT 1").fetchone()
+        return self.run(row[0]) if row else None
+
+    def done_claims(self, run_id: int) -> set[str]:
+        with self._guard("read"):
+            return {r[0] for r in self.conn.execute("SELECT claim_id FROM claims WHERE run_id=?", (run_id,))}
+
+    # ---------------------------------------------------------------- results
+    def record(self, run_id: int, result: ClaimResult) -> None:
+        """Commit one claim with its controls (one transaction)."""
+        c = result.claim
+        with self._guard("write"), self.conn:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (run_id, c.id, json.dumps(c.paper.as_dict()), c.name, c.statement, c.source, c.description,
+                 c.method, c.evidence, int(c.reconstructed), json.dumps(result.params, default=str),
+                 result.verdict.value, result.note, result.seconds, _now()),
+            )
+            rows = [("claim", result.outcome, "")] + [("control", o, ctl.broken) for ctl, o in result.controls]
+            for role, o, broken in rows:
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO outcomes VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (run_id, c.id, role, o.id, broken, o.verdict.value, json.dumps(o.decision.as_dict(), default=float),
+                     json.dumps(o.evidence, default=str) if o.evidence is not None else None, o.traceback, o.seconds),
+                )
+
+    def results(self, run_id: int) -> list[dict[str, Any]]:
+        """Claims of a run in the order they finished, each with ``outcome`` and ``controls``."""
+        with self._guard("read"):
+            claims = self.conn.execute("SELECT * FROM claims WHERE run_id=? ORDER BY rowid", (run_id,)).fetchall()
+            outs = self.conn.execute("SELECT * FROM outcomes WHERE run_id=? ORDER BY rowid", (run_id,)).fetchall()
+        by_claim: dict[str, list[dict[str, Any]]] = {}
+        for o in outs:
+            d = dict(o)
+            d["decision"] = json.loads(d["decision"])
+            d["evidence"] = json.loads(d["evidence"]) if d["evidence"] else None
+            by_claim.setdefault(d["claim_id"], []).append(d)
+        out = []
+        for row in claims:
+            d = dict(row)
+            d["paper"] = json.loads(d["paper"])
+            d["params"] = json.loads(d["params"])
+            d["reconstructed"] = bool(d["reconstructed"])
+            parts = by_claim.get(d["claim_id"], [])
+            d["outcome"] = next((p for p in parts if p["role"] == "claim"), None)
+            d["controls"] = [p for p in parts if p["role"] == "control"]
+            out.append(d)
+        return out
+
+    def history(self, claim_id: str) -> list[dict[str, Any]]:
+        """Every stored verdict of ``claim_id``, oldest first, with run seed, profile and time."""
+        with self._guard("read"):
+            rows = self.conn.execute(
+                "SELECT r.id AS run_id, r.started, r.seed, r.profile, c.verdict, c.note, c.seconds"
+                " FROM claims c JOIN runs r ON r.id = c.run_id WHERE c.claim_id=? ORDER BY r.id",
+                (claim_id,)).fetchall()
+        return [dict(r) for r in rows]
+
+    def previous_verdicts(self, run_id: int) -> dict[str, str]:
+        """For each claim, its verdict in the latest earlier run that has it."""
+        with self._guard("read"):
+            rows = self.conn.execute(
+                "SELECT claim_id, verdict FROM claims WHERE run_id < ? ORDER BY run_id", (run_id,)).fetchall()
+        return {r[0]: r[1] for r in rows}
