@@ -1,0 +1,56 @@
+"""One conformance suite over every registered claim (as scikit-learn's check_estimator).
+
+Each claim: has a statement, a source, a docstring and at least one control; has a complete
+bibliographic record; runs the quick profile within its budget without ERROR; and gives
+bit-identical evidence for the same seed with one worker and with two.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.execute import run_claim
+from workbench.registry import load
+
+CLAIMS = list(load().claims.values())
+IDS = [c.id for c in CLAIMS]
+
+
+def test_the_first_papers_are_registered():
+    slugs = {c.paper.slug for c in CLAIMS}
+    assert {"soap_shampoo_adam", "idempotent_projection", "gd_generalized_smoothness"} <= slugs
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=IDS)
+def test_claim_is_documented(claim):
+    assert claim.statement.strip() and claim.source.strip()
+    assert claim.description, f"{claim.id} needs a docstring stating what is checked"
+    assert claim.controls, f"{claim.id} needs at least one negative control"
+    assert all(c.broken.strip() for c in claim.controls)
+    p = claim.paper
+    assert p.title and p.authors and p.venue and p.year >= 1900
+    assert p.arxiv or p.identifier, f"{p.slug} needs an arXiv id or another identifier"
+    assert claim.statement.count("$") % 2 == 0, "unbalanced $ in the LaTeX statement"
+    for name, param in claim.params.items():
+        assert param.doc, f"parameter {name} of {claim.id} needs a doc string"
+        param.coerce(name, param.quick)
+        param.coerce(name, param.value("full"))
+
+
+def _evidence(result) -> str:
+    parts = [result.outcome.evidence] + [o.evidence for _, o in result.controls]
+    return json.dumps(parts, sort_keys=True, default=str)
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=IDS)
+def test_quick_profile_runs_within_budget_and_is_deterministic(claim):
+    one = run_claim(claim, profile="quick", seed=20251129, jobs=1)
+    two = run_claim(claim, profile="quick", seed=20251129, jobs=2)
+    for r in (one, two):
+        assert r.outcome.verdict.value != "ERROR", r.outcome.traceback or r.outcome.decision.summary
+        assert all(o.verdict.value != "ERROR" for _, o in r.controls), [o.traceback for _, o in r.controls]
+        assert r.seconds <= claim.budget, f"{claim.id} took {r.seconds:.1f} s, budget {claim.budget} s"
+    assert _evidence(one) == _evidence(two), "evidence differs between --jobs 1 and --jobs 2"
+    assert one.verdict == two.verdict
