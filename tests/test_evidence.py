@@ -8,8 +8,18 @@ import sympy as sp
 from scipy import stats
 
 from workbench.evidence import (
-    Bound, Certificate, Comparison, EvidenceError, Identity, Proportion, Rate, Symbolic, Verdict,
-    decide, final_verdict, proportion_interval,
+    Bound,
+    Certificate,
+    Comparison,
+    EvidenceError,
+    Identity,
+    Proportion,
+    Rate,
+    Symbolic,
+    Verdict,
+    decide,
+    final_verdict,
+    proportion_interval,
 )
 
 V = Verdict

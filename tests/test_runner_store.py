@@ -113,3 +113,11 @@ def test_results_json_is_written(tmp_path, toy_registry):
     (c,) = data["claims"]
     assert c["id"] == "toy_paper.sine_below_identity" and c["verdict"] == "VERIFIED"
     assert c["controls"][0]["verdict"] == "REFUTED" and c["reconstructed"] is False
+
+
+def test_stored_evidence_is_bit_identical_for_one_and_two_workers(tmp_path, toy_registry):
+    runs = [api.run(["clt_rate"], db=tmp_path / f"wb{j}.sqlite", out=None, registry=toy_registry,
+                    progress=False, jobs=j, seed=42) for j in (1, 2)]
+    ev = [[(r["outcome"]["evidence"], [c["evidence"] for c in r["controls"]]) for r in s.results] for s in runs]
+    assert ev[0] == ev[1]
+    assert ev[0][0][0]["costs"]  # the Monte Carlo costs themselves, not only the verdict

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     VERIFIED = "VERIFIED"
     REFUTED = "REFUTED"
     INCONCLUSIVE = "INCONCLUSIVE"
