@@ -31,6 +31,21 @@ def test_identity_within_and_beyond_tolerance():
     assert d.verdict is V.REFUTED and d.counterexample["entry"] == "b"
 
 
+def test_identity_normwise_decides_on_the_frobenius_norm():
+    m, r = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[1.0, 0.3], [0.4, 1.0]])
+    # ||m - r||_F = 0.5 and ||r||_F = sqrt(2.25) = 1.5 (by hand).
+    assert decide(Identity(m, r, rtol=0.34, normwise=True, why="x")).verdict is V.VERIFIED
+    d = decide(Identity(m, r, rtol=0.33, normwise=True, why="x"))
+    assert d.verdict is V.REFUTED and d.counterexample["entry"] == "entry 2"
+
+
+def test_tolerances_may_be_given_per_entry():
+    assert decide(Identity([1.0, 2.0], [1.1, 2.0], atol=[0.2, 0.0], why="x")).verdict is V.VERIFIED
+    assert decide(Identity([1.0, 2.0], [1.0, 2.1], atol=[0.2, 0.0], why="x")).verdict is V.REFUTED
+    assert decide(Bound([1.0, 2.0], [0.9, 2.0], atol=[0.2, 0.0], why="x")).verdict is V.VERIFIED
+    assert decide(Bound([1.0, 2.1], [0.9, 2.0], atol=[0.2, 0.0], why="x")).verdict is V.REFUTED
+
+
 def test_identity_nan_is_error_and_shape_mismatch_raises():
     assert decide(Identity([np.nan], [1.0], why="x")).verdict is V.ERROR
     with pytest.raises(EvidenceError):

@@ -63,6 +63,8 @@ class Context:
 
     Attributes:
         claim_id: the id of the claim (or ``claim:control``) being run.
+        stream: the identity its random streams are keyed by: the claim's id, also for its
+            controls, so that a control checks the same random instance as its claim.
         profile: ``"quick"`` or ``"full"``.
         params: parameter values for this run (profile values with any overrides).
         seed: the run's root seed.
@@ -72,14 +74,15 @@ class Context:
     """
 
     def __init__(self, claim_id: str, *, profile: str = "quick", params: dict[str, Any] | None = None,
-                 seed: int = 0, jobs: int = 1, backend: str = "loky") -> None:
+                 seed: int = 0, jobs: int = 1, backend: str = "loky", stream: str | None = None) -> None:
         self.claim_id = claim_id
+        self.stream = stream or claim_id
         self.profile = profile
         self.params = dict(params or {})
         self.seed = int(seed)
         self.jobs = int(jobs)
         self.backend = backend
-        self.rng = np.random.default_rng(seed_sequence(self.seed, claim_id))
+        self.rng = np.random.default_rng(seed_sequence(self.seed, self.stream))
 
     @property
     def quick(self) -> bool:
@@ -93,7 +96,7 @@ class Context:
 
     def generator(self, *key: Any) -> np.random.Generator:
         """A generator keyed by ``key`` inside this claim (e.g. ``ctx.generator("grid", 3)``)."""
-        return np.random.default_rng(seed_sequence(self.seed, self.claim_id, *key))
+        return np.random.default_rng(seed_sequence(self.seed, self.stream, *key))
 
     def _parallel(self, n_tasks: int) -> joblib.Parallel | None:
         if self.jobs == 1 or n_tasks <= 1:
@@ -104,7 +107,7 @@ class Context:
                chunk: int | None = None, **kwargs: Any) -> list[Any]:
         """Run ``n`` Monte Carlo trials ``func(rng, *args, **kwargs)`` in parallel.
 
-        Trial ``i`` draws from its own generator keyed by ``(claim id, label, i)``, so the list
+        Trial ``i`` draws from its own generator keyed by ``(stream, label, i)``, so the list
         returned (in trial order) is the same for any ``jobs``, backend or ``chunk``.  Trials are
         batched into chunks (by default four per worker) so task overhead stays small, and
         BLAS is pinned to one thread inside each chunk.
@@ -118,7 +121,7 @@ class Context:
         """
         if n < 1:
             raise ValueError(f"the number of trials must be at least 1, not {n}")
-        seeds = [seed_sequence(self.seed, self.claim_id, label, i) for i in range(n)]
+        seeds = [seed_sequence(self.seed, self.stream, label, i) for i in range(n)]
         parts = _chunks(n, self.jobs, chunk)
         par = self._parallel(len(parts))
         if par is None:

@@ -77,6 +77,14 @@ def fmt(x: Any, digits: int = 6) -> str:
     return str(x)
 
 
+def _tol_text(rtol: Any, atol: Any) -> str:
+    """'rtol a, atol b', with the largest entry of an array tolerance."""
+    def one(t: Any) -> str:
+        arr = np.asarray(t, dtype=float)
+        return fmt(float(arr)) if arr.ndim == 0 else f"up to {fmt(float(arr.max()))} (per entry)"
+    return f"rtol {one(rtol)}, atol {one(atol)}"
+
+
 def _as_array(x: Any, name: str) -> np.ndarray:
     try:
         arr = np.asarray(x, dtype=float)
@@ -129,8 +137,10 @@ def _jsonable(v: Any) -> bool:
 class Identity(Evidence):
     """Computed values that must equal reference values.
 
-    Rule: VERIFIED when ``|measured - reference| <= atol + rtol * |reference|`` elementwise;
-    REFUTED otherwise, keeping the worst entry; ERROR on a NaN or a shape mismatch.
+    Rule: VERIFIED when ``|measured - reference| <= atol + rtol * |reference|`` elementwise
+    (with ``normwise=True``: ``||measured - reference||_F <= atol + rtol * ||reference||_F``, the
+    form of most matrix perturbation bounds); REFUTED otherwise, keeping the worst entry; ERROR
+    on a NaN; EvidenceError on a shape mismatch.
 
     Args:
         measured, reference: arrays of one shape (scalars allowed).
@@ -146,6 +156,7 @@ class Identity(Evidence):
     why: str = ""
     quantity: str = "value"
     labels: list[str] | None = None
+    normwise: bool = False
     kind = "identity"
 
     def decide(self) -> Decision:
@@ -157,11 +168,20 @@ class Identity(Evidence):
         if not (np.all(np.isfinite(m)) and np.all(np.isfinite(r))):
             return Decision(Verdict.ERROR, "the measured or reference values contain NaN or inf")
         err = np.abs(m - r)
-        allowed = self.atol + self.rtol * np.abs(r)
-        excess = (err - allowed).ravel()
+        atol, rtol = np.asarray(self.atol, dtype=float), np.asarray(self.rtol, dtype=float)
+        if self.normwise and (atol.ndim or rtol.ndim):
+            raise EvidenceError("a normwise identity takes scalar rtol and atol")
+        if self.normwise:
+            allowed = float(atol) + float(rtol) * float(np.linalg.norm(r.ravel()))
+            norm_excess = float(np.linalg.norm(err.ravel())) - allowed
+            # The entry reported is the largest; the decision is on the norm.
+            excess = np.where(err.ravel() == err.max(), norm_excess, -np.inf) if err.size else err.ravel()
+        else:
+            allowed = atol + rtol * np.abs(r)
+            excess = (err - allowed).ravel()
         worst = int(np.argmax(excess)) if excess.size else 0
         ok = bool(np.all(excess <= 0))
-        tol = f"rtol {fmt(self.rtol)}, atol {fmt(self.atol)}"
+        tol = _tol_text(self.rtol, self.atol) + (" (Frobenius norm)" if self.normwise else "")
         row = {
             "quantity": self.quantity, "measured": fmt(m.ravel()[worst]) if m.size else "",
             "claimed": fmt(r.ravel()[worst]) if r.size else "", "tolerance": tol, "reason": self.why,
@@ -271,7 +291,8 @@ class Bound(Evidence):
     Args:
         measured, bound: arrays of one shape, one entry per instance.
         relation: ``"<="`` or ``">="``.
-        rtol, atol: the stated slack; ``why`` gives its reason (rounding, discretisation).
+        rtol, atol: the stated slack, scalars or one per instance; ``why`` gives its reason
+            (rounding, discretisation).
         quantity: what is bounded; ``instances``: optional label per instance.
         x: optional abscissa per instance (step index, size), used for the figure.
     """
@@ -302,13 +323,14 @@ class Bound(Evidence):
         if not (np.all(np.isfinite(m)) and np.all(np.isfinite(b))):
             bad = int(np.argmax(~(np.isfinite(m) & np.isfinite(b))))
             return Decision(Verdict.ERROR, f"non-finite value at instance {bad}")
-        slack = self.atol + self.rtol * np.abs(b)
+        slack = (np.broadcast_to(np.asarray(self.atol, dtype=float), m.shape).ravel()
+                 + np.broadcast_to(np.asarray(self.rtol, dtype=float), m.shape).ravel() * np.abs(b))
         sign = 1.0 if self.relation == "<=" else -1.0
         excess = sign * (m - b) - slack
         worst = int(np.argmax(excess))
         n_bad = int(np.sum(excess > 0))
         margin = float(-np.max(sign * (m - b))) + 0.0
-        tol = f"rtol {fmt(self.rtol)}, atol {fmt(self.atol)}"
+        tol = _tol_text(self.rtol, self.atol)
         label = self.instances[worst] if self.instances else f"instance {worst}"
         row = {"quantity": f"{self.quantity} (tightest instance)", "measured": fmt(m[worst]),
                "claimed": f"{self.relation} {fmt(b[worst])}", "tolerance": tol, "reason": self.why}

@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from threadpoolctl import threadpool_limits
+
 from .context import Context
 from .evidence import Decision, Verdict, decide, final_verdict
 from .model import Claim, Control
@@ -86,7 +88,8 @@ class ClaimResult:
 def _evaluate(func: Any, ctx: Context, kind: str, uid: str, deadline: float) -> Outcome:
     start = time.perf_counter()
     try:
-        with time_limit(max(deadline - time.monotonic(), 1e-3)):
+        # One BLAS thread: claims are small dense problems, and parallelism is the runner's job.
+        with time_limit(max(deadline - time.monotonic(), 1e-3)), threadpool_limits(limits=1):
             evidence = func(ctx)
             decision = decide(evidence, kind)
         record = {"kind": evidence.kind, **evidence.data()}
@@ -125,7 +128,9 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int 
     deadline = time.monotonic() + limit
 
     def ctx(uid: str) -> Context:
-        return Context(uid, profile=profile, params=values, seed=seed, jobs=jobs, backend=backend)
+        # Controls draw the claim's own streams: the same instance, one hypothesis broken.
+        return Context(uid, profile=profile, params=values, seed=seed, jobs=jobs, backend=backend,
+                       stream=claim.id)
 
     outcome = _evaluate(claim.func, ctx(claim.id), claim.evidence, claim.id, deadline)
     controls = [(c, _evaluate(c.func, ctx(c.id), claim.evidence, c.id, deadline)) for c in claim.controls]

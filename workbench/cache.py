@@ -1,0 +1,162 @@
+"""Caching of claim results with joblib.Memory, keyed so that any edit of the computation misses.
+
+joblib hashes a cached function's own code, not the functions it calls.  The key here covers
+the claim's module and every ``simulations`` module it reaches (through the objects its module
+imports, followed transitively), plus the parameters, the seed, the profile and the versions of
+the numerical packages.  Beside the cache, the last key of each claim is kept, so a miss can say
+why the claim runs again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import sys
+import types
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import joblib
+
+from .model import Claim
+
+SCIENCE_PACKAGES = ("simulations",)
+NUMERICAL = ("numpy", "scipy", "sympy", "mpmath", "cvxpy", "qiskit", "qiskit-aer", "joblib")
+
+
+def _module_of(obj: Any) -> types.ModuleType | None:
+    if isinstance(obj, types.ModuleType):
+        return obj
+    name = getattr(obj, "__module__", None)
+    return sys.modules.get(name) if isinstance(name, str) else None
+
+
+def code_modules(claim: Claim) -> list[types.ModuleType]:
+    """The claim's module and every ``simulations`` module reachable from its imports, sorted."""
+    start = sys.modules[claim.module]
+    seen: dict[str, types.ModuleType] = {start.__name__: start}
+    todo = [start]
+    while todo:
+        module = todo.pop()
+        for obj in list(vars(module).values()):
+            dep = _module_of(obj)
+            if dep is None or dep.__name__ in seen or dep.__name__.split(".")[0] not in SCIENCE_PACKAGES:
+                continue
+            seen[dep.__name__] = dep
+            todo.append(dep)
+            # A package's __init__ re-exports: follow its submodules that are loaded.
+            if hasattr(dep, "__path__"):
+                for name, sub in list(sys.modules.items()):
+                    if name.startswith(dep.__name__ + ".") and sub is not None and name not in seen:
+                        seen[name] = sub
+                        todo.append(sub)
+    return [seen[k] for k in sorted(seen)]
+
+
+def code_digests(claim: Claim) -> dict[str, str]:
+    """SHA-256 (16 hex digits) of the source of each module the claim's computation uses."""
+    out = {}
+    for module in code_modules(claim):
+        try:
+            source = inspect.getsource(module)
+        except (OSError, TypeError):
+            source = repr(sorted(vars(module)))
+        out[module.__name__] = hashlib.sha256(source.encode()).hexdigest()[:16]
+    return out
+
+
+def numerical_versions() -> dict[str, str]:
+    out = {}
+    for name in NUMERICAL:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "-"
+    return out
+
+
+@dataclass
+class CacheKey:
+    """Everything a claim's result depends on."""
+
+    claim_id: str
+    profile: str
+    seed: int
+    params: dict[str, Any]
+    code: dict[str, str]
+    versions: dict[str, str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"claim_id": self.claim_id, "profile": self.profile, "seed": self.seed,
+                "params": self.params, "code": self.code, "versions": self.versions}
+
+    @classmethod
+    def of(cls, claim: Claim, profile: str, seed: int, params: dict[str, Any]) -> CacheKey:
+        return cls(claim.id, profile, int(seed), json.loads(json.dumps(params, default=str)),
+                   code_digests(claim), numerical_versions())
+
+
+def why_missed(old: dict[str, Any] | None, new: CacheKey) -> str:
+    """Say in words what differs between the last key stored for a claim and the new one."""
+    if old is None:
+        return "not in the cache"
+    reasons = []
+    for name in sorted(set(old.get("code", {})) | set(new.code)):
+        a, b = old.get("code", {}).get(name), new.code.get(name)
+        if a != b:
+            what = "is new" if a is None else "is no longer used" if b is None else "changed"
+            reasons.append(f"{name} {what}")
+    for field in ("profile", "seed"):
+        if old.get(field) != getattr(new, field):
+            reasons.append(f"{field} {old.get(field)} -> {getattr(new, field)}")
+    if old.get("params") != new.params:
+        changed = sorted(k for k in set(old.get("params", {})) | set(new.params)
+                         if old.get("params", {}).get(k) != new.params.get(k))
+        reasons.append("parameters changed: " + ", ".join(changed))
+    for pkg in sorted(new.versions):
+        if old.get("versions", {}).get(pkg) != new.versions[pkg]:
+            reasons.append(f"{pkg} {old.get('versions', {}).get(pkg)} -> {new.versions[pkg]}")
+    return "; ".join(reasons) or "cache entry missing"
+
+
+class ResultCache:
+    """A joblib.Memory cache of claim results under ``folder``.
+
+    ``lookup(key)`` returns the stored value or None with the reason of the miss; ``store``
+    saves one.  Values must be picklable (plain records, not claim objects).
+    """
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.memory = joblib.Memory(self.folder, verbose=0)
+        self._entry = self.memory.cache(_entry, ignore=["value"])
+        self._keys = self.folder / "last-keys.json"
+
+    def _last_keys(self) -> dict[str, Any]:
+        try:
+            return json.loads(self._keys.read_text())
+        except (OSError, ValueError):
+            return {}
+
+    def lookup(self, key: CacheKey) -> tuple[Any | None, str]:
+        if self._entry.check_call_in_cache(key.as_dict(), None):
+            return self._entry(key.as_dict(), None), ""
+        return None, why_missed(self._last_keys().get(key.claim_id), key)
+
+    def store(self, key: CacheKey, value: Any) -> None:
+        self._entry.call(key.as_dict(), value)
+        keys = self._last_keys()
+        keys[key.claim_id] = key.as_dict()
+        self._keys.write_text(json.dumps(keys, indent=1, sort_keys=True))
+
+    def clear(self) -> None:
+        self.memory.clear(warn=False)
+        self._keys.unlink(missing_ok=True)
+
+
+def _entry(key: dict[str, Any], value: Any) -> Any:
+    """The cached function: its result is the value stored with the key."""
+    return value
