@@ -6,21 +6,28 @@ import os
 import platform
 import socket
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import joblib
+
+from .cache import CacheKey, ResultCache
 from .context import pin_blas_threads
 from .evidence import Verdict
-from .execute import ClaimResult, run_claim
+from .execute import ClaimResult, result_from_record, result_record, run_claim
 from .model import PROFILES, Claim, Registry
 from .registry import load, select
 from .store import Store
 
 DEFAULT_DB = Path("reports/workbench.sqlite")
 DEFAULT_OUT = Path("reports")
-BACKENDS = ("loky", "threading", "sequential")
+BACKENDS = ("loky", "threading", "sequential", "dask", "dask-local")
+SCHEDULER_ENV = "WORKBENCH_SCHEDULER"
+CONNECT_TIMEOUT = 10.0  # seconds to reach a dask scheduler
 VERSIONED = ("workbench", "numpy", "scipy", "sympy", "mpmath", "cvxpy", "qiskit", "qiskit-aer",
              "joblib", "jinja2", "matplotlib")
 
@@ -100,10 +107,51 @@ def check_writable(folder: Path) -> None:
         raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}; choose another folder with --out") from None
 
 
+@contextmanager
+def parallel_backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[tuple[str, int]]:
+    """Set up the joblib backend of a run; yield (joblib backend name, number of workers).
+
+    ``dask`` connects to ``scheduler``; ``dask-local`` starts a LocalCluster of ``jobs``
+    single-threaded worker processes on this machine.  joblib then sends every task there;
+    the number of workers only sets the chunking, which never changes a number.
+
+    Raises:
+        UsageError: when dask is not installed or the scheduler cannot be reached.
+    """
+    if backend not in ("dask", "dask-local"):
+        yield backend, jobs
+        return
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise UsageError("the dask backends need dask.distributed: pip install 'workbench[dask]'") from None
+    cluster = None
+    try:
+        if backend == "dask-local":
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise UsageError(f"cannot reach the dask scheduler {scheduler}: {exc}") from None
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+        with joblib.parallel_config(backend="dask"):
+            yield "dask", workers
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def run(selectors: list[str] | None = None, *, keyword: str | None = None, profile: str = "quick",
         seed: int = 0, jobs: int = 1, backend: str = "loky", db: str | Path = DEFAULT_DB,
         out: str | Path | None = DEFAULT_OUT, pdf: bool = True, resume: bool = False,
-        progress: bool = True, registry: Registry | None = None) -> RunSummary:
+        progress: bool = True, registry: Registry | None = None, cache: bool = True,
+        scheduler: str | None = None) -> RunSummary:
     """Run the selected claims with their controls, store each at once, and write the report.
 
     Args:
@@ -120,6 +168,12 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
             instead of starting a new one.
         progress: show a progress bar and one line per finished claim on stderr.
         registry: where to find claims (default: every installed paper module).
+        cache: reuse a claim's stored result when nothing it depends on changed (its code and
+            the simulations code it calls, parameters, seed, profile, package versions); the
+            cache lives in ``cache/`` beside the database.
+        scheduler: address of a dask scheduler (``tcp://host:8786``; default: the environment
+            variable ``WORKBENCH_SCHEDULER``); trials then run on that cluster.  With
+            ``backend="dask-local"`` a LocalCluster of ``jobs`` processes is started here.
 
     Raises:
         UsageError: on bad options, unknown selectors or an unwritable output folder, before
@@ -128,7 +182,12 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
     """
     from .registry import SelectionError
 
+    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler and backend == "loky":
+        backend = "dask"
     check_options(profile, jobs, seed, backend)
+    if backend == "dask" and not scheduler:
+        raise UsageError(f"the dask backend needs a scheduler address: --scheduler tcp://HOST:PORT or {SCHEDULER_ENV}")
     if out is not None:
         check_writable(Path(out))
     reg = registry or load()
@@ -152,9 +211,12 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
             claims = [reg.claims[cid] for cid in previous["selection"] if cid not in done]
         else:
             run_id = store.start_run(seed=seed, profile=profile, jobs=jobs, backend=backend,
-                                     selection=[c.id for c in claims], metadata=run_metadata(jobs, backend))
-        interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=jobs,
-                               backend=backend, progress=progress)
+                                     selection=[c.id for c in claims],
+                                     metadata=run_metadata(jobs, backend) | {"scheduler": scheduler})
+        results = ResultCache(Path(db).parent / "cache") if cache else None
+        with parallel_backend(backend, scheduler, jobs) as (backend_name, workers):
+            interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=workers,
+                                   backend=backend_name, progress=progress, cache=results)
         store.finish_run(run_id, "interrupted" if interrupted else "finished")
         summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted)
         if interrupted:
@@ -171,7 +233,7 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
 
 
 def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, seed: int, jobs: int,
-             backend: str, progress: bool) -> bool:
+             backend: str, progress: bool, cache: ResultCache | None = None) -> bool:
     """Run claims one by one, committing each; return True when interrupted by Ctrl-C."""
     pin_blas_threads()
     bar = _progress(progress)
@@ -180,21 +242,38 @@ def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, se
         for c in claims:
             bar.update(task, description=c.id)
             try:
-                result = run_claim(c, profile=profile, seed=seed, jobs=jobs, backend=backend)
+                result, provenance = _run_cached(c, cache, profile=profile, seed=seed, jobs=jobs, backend=backend)
             except KeyboardInterrupt:
                 return True
-            store.record(run_id, result)
-            bar.console.print(_line(result), highlight=False)
+            store.record(run_id, result, provenance)
+            bar.console.print(_line(result, provenance), highlight=False)
             bar.advance(task)
     return False
 
 
-def _line(result: ClaimResult) -> str:
+def _run_cached(c: Claim, cache: ResultCache | None, **kw: Any) -> tuple[ClaimResult, str]:
+    """Run ``c`` or take its result from the cache; say which, and why it ran."""
+    if cache is None:
+        return run_claim(c, **kw), "ran (cache off)"
+    key = CacheKey.of(c, kw["profile"], kw["seed"], c.parameters(kw["profile"]))
+    record, why = cache.lookup(key)
+    if record is not None:
+        return result_from_record(c, record), "cache"
+    result = run_claim(c, **kw)
+    errors = [result.outcome] + [o for _, o in result.controls]
+    if not any(o.verdict is Verdict.ERROR for o in errors):  # a failure may be passing: never cache it
+        cache.store(key, result_record(result))
+    return result, f"ran: {why}"
+
+
+def _line(result: ClaimResult, provenance: str = "") -> str:
     colour = {"VERIFIED": "green", "REFUTED": "red", "INCONCLUSIVE": "yellow", "ERROR": "magenta"}
     v = result.verdict.value
     ctl = ", ".join(o.verdict.value.lower() for _, o in result.controls)
-    return (f"[{colour[v]}]{v:<12}[/] {result.claim.id}  ({result.seconds:.1f} s; controls: {ctl or 'none'})"
-            + (f"  [dim]{result.note}[/]" if result.note else ""))
+    source = "from the cache" if provenance == "cache" else f"{result.seconds:.1f} s"
+    why = f"  [dim]{provenance}[/]" if provenance.startswith("ran:") else ""
+    return (f"[{colour[v]}]{v:<12}[/] {result.claim.id}  ({source}; controls: {ctl or 'none'})"
+            + (f"  [dim]{result.note}[/]" if result.note else "") + why)
 
 
 def _progress(enabled: bool) -> Any:

@@ -61,10 +61,10 @@ def code_digests(claim: Claim) -> dict[str, str]:
     out = {}
     for module in code_modules(claim):
         try:
-            source = inspect.getsource(module)
+            source = Path(inspect.getfile(module)).read_bytes()
         except (OSError, TypeError):
-            source = repr(sorted(vars(module)))
-        out[module.__name__] = hashlib.sha256(source.encode()).hexdigest()[:16]
+            source = repr(sorted(vars(module))).encode()
+        out[module.__name__] = hashlib.sha256(source).hexdigest()[:16]
     return out
 
 

@@ -67,7 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-pdf", action="store_true", help="write the .tex but do not build the PDF")
     p.add_argument("--no-report", action="store_true", help="store results only")
     p.add_argument("--resume", action="store_true", help="finish the latest unfinished run in the database")
+    p.add_argument("--no-cache", action="store_true", help="run every claim even when a cached result is valid")
+    p.add_argument("--scheduler", default=None,
+                   help=f"dask scheduler address tcp://HOST:PORT (or ${api.SCHEDULER_ENV}); runs trials there")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("cache", help="manage the result cache")
+    p.add_argument("action", choices=["clear", "info"], help="clear: delete every cached result")
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help="the cache lives beside this database")
 
     p = sub.add_parser("report", help="render a stored run as a report again")
     p.add_argument("--run", type=int, default=None, help="run id (default: the latest)")
@@ -86,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Console(soft_wrap=True)
     err = Console(stderr=True, soft_wrap=True)
     try:
-        return {"list": _list, "run": _run, "report": _report, "show": _show}[args.command](args, out)
+        commands = {"list": _list, "run": _run, "report": _report, "show": _show, "cache": _cache}
+        return commands[args.command](args, out)
     except (api.UsageError, StoreError) as exc:
         err.print(f"[red]workbench: error:[/] {exc}", highlight=False)
         return EXIT_USAGE
@@ -128,7 +136,7 @@ def _run(args: argparse.Namespace, out: Console) -> int:
     summary = api.run(args.selectors or None, keyword=args.keyword, profile=args.profile, seed=args.seed,
                       jobs=args.jobs, backend=args.backend, db=args.db,
                       out=None if args.no_report else args.out, pdf=not args.no_pdf, resume=args.resume,
-                      progress=not args.quiet)
+                      progress=not args.quiet, cache=not args.no_cache, scheduler=args.scheduler)
     counts: dict[str, int] = {}
     for r in summary.results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
@@ -139,6 +147,20 @@ def _run(args: argparse.Namespace, out: Console) -> int:
     for message in summary.messages:
         out.print(f"[yellow]{message}[/]", highlight=False)
     return EXIT_OK if summary.passed else EXIT_FAILED
+
+
+def _cache(args: argparse.Namespace, out: Console) -> int:
+    from .cache import ResultCache
+
+    folder = args.db.parent / "cache"
+    if args.action == "clear":
+        if folder.exists():
+            ResultCache(folder).clear()
+        out.print(f"cleared the result cache {folder}", highlight=False)
+    else:
+        size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) if folder.exists() else 0
+        out.print(f"result cache {folder}: {size / 1e6:.1f} MB", highlight=False)
+    return EXIT_OK
 
 
 def _report(args: argparse.Namespace, out: Console) -> int:

@@ -101,6 +101,10 @@ class Context:
     def _parallel(self, n_tasks: int) -> joblib.Parallel | None:
         if self.jobs == 1 or n_tasks <= 1:
             return None
+        if self.backend == "dask":
+            # The dask backend is configured by the runner (joblib.parallel_config); naming it
+            # again here would hand joblib's nesting level to dask's submit as a task argument.
+            return joblib.Parallel(n_jobs=self.jobs)
         return joblib.Parallel(n_jobs=self.jobs, backend=self.backend)
 
     def trials(self, func: Callable[..., Any], n: int, *args: Any, label: str = "trials",

@@ -136,3 +136,18 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int 
     controls = [(c, _evaluate(c.func, ctx(c.id), claim.evidence, c.id, deadline)) for c in claim.controls]
     verdict, note = final_verdict(outcome.verdict, [o.verdict for _, o in controls], claim.reconstructed)
     return ClaimResult(claim, values, outcome, controls, verdict, note, time.perf_counter() - start)
+
+
+def result_record(result: ClaimResult) -> dict[str, Any]:
+    """A picklable record of ``result`` (outcomes by id, no function objects), for the cache."""
+    return {"params": result.params, "outcome": result.outcome, "verdict": result.verdict,
+            "note": result.note, "seconds": result.seconds,
+            "controls": [(ctl.id, o) for ctl, o in result.controls]}
+
+
+def result_from_record(claim: Claim, record: dict[str, Any]) -> ClaimResult:
+    """Rebuild a :class:`ClaimResult` of ``claim`` from :func:`result_record`'s output."""
+    by_id = {c.id: c for c in claim.controls}
+    controls = [(by_id[cid], o) for cid, o in record["controls"] if cid in by_id]
+    return ClaimResult(claim, record["params"], record["outcome"], controls, record["verdict"],
+                       record["note"], record["seconds"])

@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS claims (
     note TEXT NOT NULL,
     seconds REAL NOT NULL,
     finished TEXT NOT NULL,
+    provenance TEXT NOT NULL,          -- 'cache', or 'ran: <why it was not taken from the cache>'
     PRIMARY KEY (run_id, claim_id)
 );
 CREATE TABLE IF NOT EXISTS outcomes (
@@ -164,15 +165,16 @@ class Store:
             return {r[0] for r in self.conn.execute("SELECT claim_id FROM claims WHERE run_id=?", (run_id,))}
 
     # ---------------------------------------------------------------- results
-    def record(self, run_id: int, result: ClaimResult) -> None:
-        """Commit one claim with its controls (one transaction)."""
+    def record(self, run_id: int, result: ClaimResult, provenance: str = "ran") -> None:
+        """Commit one claim with its controls (one transaction); ``provenance`` says whether it
+        ran or came from the cache, and why it ran."""
         c = result.claim
         with self._guard("write"), self.conn:
             self.conn.execute(
-                "INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (run_id, c.id, json.dumps(c.paper.as_dict()), c.name, c.statement, c.source, c.description,
                  c.method, c.evidence, int(c.reconstructed), json.dumps(result.params, default=str),
-                 result.verdict.value, result.note, result.seconds, _now()),
+                 result.verdict.value, result.note, result.seconds, _now(), provenance),
             )
             rows = [("claim", result.outcome, "")] + [("control", o, ctl.broken) for ctl, o in result.controls]
             for role, o, broken in rows:

@@ -1,0 +1,110 @@
+"""The result cache: a rerun of unchanged work is free; an edit of called code misses, with why."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+
+from workbench import api, cache
+from workbench.model import Registry
+
+SIM = '''
+def measured(x):
+    return x * x
+'''
+
+PAPER_MODULE = '''
+from wbtmp_sim.core import measured
+from workbench import Identity, Paper, claim
+from workbench.model import Registry
+
+REG = Registry()
+P = Paper(slug="cache_paper", title="T", authors=("A",), venue="V", year=2025, arxiv="0000.00000")
+
+@claim(P, source="Thm 1", evidence="identity", statement="$x^2 = 4$", registry=REG)
+def square_of_two(ctx):
+    """Two squared is four."""
+    return Identity(measured(2.0), 4.0, why="exact")
+
+@square_of_two.control("three instead of two")
+def _(ctx):
+    return Identity(measured(3.0), 4.0, why="exact")
+'''
+
+
+@pytest.fixture
+def paper(tmp_path, monkeypatch):
+    pkg = tmp_path / "src" / "wbtmp_sim"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "core.py").write_text(SIM)
+    (tmp_path / "src" / "wbtmp_paper.py").write_text(PAPER_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    monkeypatch.setattr(cache, "SCIENCE_PACKAGES", ("simulations", "wbtmp_sim"))
+    module = importlib.import_module("wbtmp_paper")
+    yield module, pkg / "core.py"
+    for name in ("wbtmp_paper", "wbtmp_sim", "wbtmp_sim.core"):
+        sys.modules.pop(name, None)
+
+
+def _run(module, tmp_path, **kw):
+    return api.run(db=tmp_path / "db" / "wb.sqlite", out=None, registry=module.REG, progress=False, **kw)
+
+
+def test_the_key_covers_the_called_simulations_module(paper):
+    module, _ = paper
+    digests = cache.code_digests(module.REG.claims["cache_paper.square_of_two"])
+    assert set(digests) == {"wbtmp_paper", "wbtmp_sim.core"}
+
+
+def test_rerun_comes_from_cache_and_an_edit_of_called_code_misses(paper, tmp_path):
+    module, core = paper
+    first = _run(module, tmp_path)
+    assert first.results[0]["provenance"] == "ran: not in the cache"
+    second = _run(module, tmp_path)
+    assert second.results[0]["provenance"] == "cache"
+    assert second.results[0]["verdict"] == first.results[0]["verdict"] == "VERIFIED"
+    core.write_text(SIM + "\n# an edit that changes nothing numerically\n")
+    third = _run(module, tmp_path)
+    assert third.results[0]["provenance"] == "ran: wbtmp_sim.core changed"
+    fourth = _run(module, tmp_path, seed=9)
+    assert fourth.results[0]["provenance"] == "ran: seed 0 -> 9"
+    assert _run(module, tmp_path, cache=False).results[0]["provenance"] == "ran (cache off)"
+
+
+def test_errors_are_not_cached(tmp_path):
+    from workbench import Identity, Paper, claim
+
+    reg = Registry()
+    p = Paper(slug="flaky", title="T", authors=("A",), venue="V", year=2025, arxiv="0")
+
+    @claim(p, source="s", evidence="identity", statement="s", registry=reg)
+    def fails(ctx):
+        """Fails."""
+        raise RuntimeError("transient")
+
+    @fails.control("x")
+    def _(ctx):
+        return Identity(1.0, 2.0, why="x")
+
+    for _ in range(2):
+        s = api.run(db=tmp_path / "wb.sqlite", out=None, registry=reg, progress=False)
+        assert s.results[0]["provenance"].startswith("ran:")
+
+
+def test_why_missed_names_parameters_and_versions():
+    old = {"code": {"m": "1"}, "profile": "quick", "seed": 0, "params": {"n": 4}, "versions": {"numpy": "1"}}
+    new = cache.CacheKey("c", "quick", 0, {"n": 8}, {"m": "1"}, {"numpy": "2"})
+    assert cache.why_missed(old, new) == "parameters changed: n; numpy 1 -> 2"
+
+
+def test_cache_clear(paper, tmp_path):
+    module, _ = paper
+    _run(module, tmp_path)
+    from workbench import cli
+
+    assert cli.main(["cache", "clear", "--db", str(tmp_path / "db" / "wb.sqlite")]) == 0
+    assert _run(module, tmp_path).results[0]["provenance"] == "ran: not in the cache"
+
