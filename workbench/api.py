@@ -22,6 +22,7 @@ from .execute import ClaimResult, result_from_record, result_record, run_claim
 from .model import PROFILES, Claim, Registry
 from .registry import load, select
 from .store import Store
+from .sweeps import SweepSummary, find_claim, grid_points, parse_grid, run_sweep
 
 DEFAULT_DB = Path("reports/workbench.sqlite")
 DEFAULT_OUT = Path("reports")
@@ -285,29 +286,68 @@ def _progress(enabled: bool) -> Any:
                     console=console, transient=True, disable=not enabled)
 
 
-def sweep(claim_id: str, grid: dict[str, list[Any]], *, profile: str = "quick", seed: int = 0,
-          jobs: int = 1) -> list[tuple[dict[str, Any], ClaimResult]]:
-    """Run one claim at every point of a parameter grid (the Cartesian product of ``grid``).
+def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str = "quick", seed: int = 0,
+          jobs: int = 1, backend: str = "loky", scheduler: str | None = None, trials: int | None = None,
+          db: str | Path = DEFAULT_DB, out: str | Path | None = DEFAULT_OUT, progress: bool = True,
+          registry: Registry | None = None) -> SweepSummary:
+    """Run one claim at every point of a grid of its declared parameters; store and draw it.
 
-    Each point gets the same root seed; its streams are keyed by the claim id, so points differ
-    only by their parameters.  Returns ``(parameters, result)`` per grid point, in grid order.
+    Args:
+        claim_id: a claim id (or a claim name unique across papers).
+        grid: parameter name -> values, or ``["NAME=V1,V2", ...]`` strings; names must be
+            parameters the claim declares, values are converted to their types and checked
+            against their ranges.
+        trials: sets the claim's ``trials`` parameter at every point (it must declare one).
+        profile, seed, jobs, backend, scheduler, db: as for :func:`run`; grid points run in
+            parallel, each with streams keyed by its parameters.
+        out: folder for the figure (``sweeps/sweep-<id>.pdf``); None draws nothing.
+
+    Returns:
+        A :class:`workbench.sweeps.SweepSummary`: points in grid order and where the verdict
+        changes.
 
     Raises:
-        UsageError: on an unknown claim, parameter name or value, before anything runs.
+        UsageError: on an unknown claim, a parameter it does not declare, a bad value or bad
+            options, before any work starts.
     """
-    import itertools
-
-    check_options(profile, jobs, seed, "loky")
-    reg = load()
-    if claim_id not in reg.claims:
-        raise UsageError(f"no claim {claim_id!r}; `workbench list` shows them")
-    c = reg.claims[claim_id]
-    names = list(grid)
-    points = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
+    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler and backend == "loky":
+        backend = "dask"
+    check_options(profile, jobs, seed, backend)
+    reg = registry or load()
     try:
-        for p in points:
-            c.parameters(profile, p)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    return [(p, run_claim(c, profile=profile, seed=seed, jobs=jobs, params=p)) for p in points]
+        c = find_claim(claim_id, reg)
+        specs = grid if isinstance(grid, list) else [f"{k}={','.join(map(str, v))}" for k, v in grid.items()]
+        parsed = parse_grid(c, specs, profile)
+        if trials is not None:
+            if "trials" not in c.params:
+                raise ValueError(f"claim {c.id} declares no 'trials' parameter; use --grid with one of "
+                                 f"{', '.join(c.params) or 'its parameters (it has none)'}")
+            parsed.setdefault("trials", [c.params["trials"].coerce("trials", trials)])
+    except (KeyError, ValueError) as exc:
+        raise UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
+    if out is not None:
+        check_writable(Path(out))
+    store = Store(db)
+    try:
+        total = len(grid_points(parsed))
+        bar = _progress(progress)
+        with bar, parallel_backend(backend, scheduler, jobs) as (backend_name, workers):
+            task = bar.add_task(f"sweep {c.id}", total=total)
 
+            def advance(i: int, params: dict[str, Any], result: ClaimResult) -> None:
+                bar.advance(task)
+
+            summary = run_sweep(c, parsed, store=store, profile=profile, seed=seed,
+                                jobs=workers if backend_name != "sequential" else 1, progress=advance,
+                                in_registry=registry is None,
+                                metadata=run_metadata(workers, backend_name) | {"scheduler": scheduler})
+        if out is not None:
+            from .report import sweep_figure
+
+            folder = Path(out) / "sweeps"
+            folder.mkdir(parents=True, exist_ok=True)
+            summary.figure = sweep_figure(store.sweep(summary.sweep_id), folder / f"sweep-{summary.sweep_id}.pdf")
+        return summary
+    finally:
+        store.close()

@@ -72,6 +72,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"dask scheduler address tcp://HOST:PORT (or ${api.SCHEDULER_ENV}); runs trials there")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
+    p = sub.add_parser("sweep", help="run one claim over a grid of its parameters")
+    p.add_argument("claim", help="claim id")
+    p.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2,...",
+                   help="values of one declared parameter (repeat for more axes)")
+    p.add_argument("--trials", type=int, default=None, help="set the claim's 'trials' parameter at every point")
+    p.add_argument("--profile", choices=["quick", "full"], default="quick")
+    p.add_argument("--jobs", "-j", type=_jobs, default=1, help="grid points run in parallel")
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--backend", choices=list(api.BACKENDS), default="loky")
+    p.add_argument("--scheduler", default=None, help="dask scheduler address tcp://HOST:PORT")
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
+    p.add_argument("--out", type=Path, default=api.DEFAULT_OUT, help="the figure goes to OUT/sweeps/")
+    p.add_argument("--quiet", "-q", action="store_true")
+
     p = sub.add_parser("cache", help="manage the result cache")
     p.add_argument("action", choices=["clear", "info"], help="clear: delete every cached result")
     p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help="the cache lives beside this database")
@@ -93,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Console(soft_wrap=True)
     err = Console(stderr=True, soft_wrap=True)
     try:
-        commands = {"list": _list, "run": _run, "report": _report, "show": _show, "cache": _cache}
+        commands = {"list": _list, "run": _run, "report": _report, "show": _show, "cache": _cache,
+                    "sweep": _sweep}
         return commands[args.command](args, out)
     except (api.UsageError, StoreError) as exc:
         err.print(f"[red]workbench: error:[/] {exc}", highlight=False)
@@ -147,6 +162,32 @@ def _run(args: argparse.Namespace, out: Console) -> int:
     for message in summary.messages:
         out.print(f"[yellow]{message}[/]", highlight=False)
     return EXIT_OK if summary.passed else EXIT_FAILED
+
+
+def _sweep(args: argparse.Namespace, out: Console) -> int:
+    summary = api.sweep(args.claim, args.grid, profile=args.profile, seed=args.seed, jobs=args.jobs,
+                        backend=args.backend, scheduler=args.scheduler, trials=args.trials, db=args.db,
+                        out=args.out, progress=not args.quiet)
+    names = list(summary.grid)
+    table = Table(title=f"sweep {summary.sweep_id} of {summary.claim_id}")
+    for col in [*names, "claim evidence", "verdict", "controls", "summary"]:
+        table.add_column(col)
+    for p in summary.points:
+        r = p.result
+        table.add_row(*[str(p.params[n]) for n in names],
+                      f"[{COLOURS[p.claim_verdict]}]{p.claim_verdict}[/]",
+                      f"[{COLOURS[r.verdict.value]}]{r.verdict.value}[/]",
+                      ", ".join(o.verdict.value.lower() for _, o in r.controls), r.outcome.decision.summary)
+    out.print(table)
+    if summary.transitions:
+        out.print("where the claim's verdict changes:", highlight=False)
+        for t in summary.transitions:
+            out.print(f"  {t}", highlight=False, markup=False)
+    else:
+        out.print("the claim's verdict is the same at every grid point", highlight=False)
+    if summary.figure:
+        out.print(f"figure: {summary.figure}", highlight=False)
+    return EXIT_OK
 
 
 def _cache(args: argparse.Namespace, out: Console) -> int:

@@ -186,7 +186,8 @@ class Identity(Evidence):
             "quantity": self.quantity, "measured": fmt(m.ravel()[worst]) if m.size else "",
             "claimed": fmt(r.ravel()[worst]) if r.size else "", "tolerance": tol, "reason": self.why,
         }
-        rel = err.ravel() / np.maximum(np.abs(r).ravel(), np.finfo(float).tiny)
+        nonzero = np.abs(r).ravel() > 0
+        rel = err.ravel()[nonzero] / np.abs(r).ravel()[nonzero]
         headline = {"max_abs_error": float(err.max()) if err.size else 0.0,
                     "max_rel_error": float(rel.max()) if rel.size else 0.0}
         label = self.labels[worst] if self.labels else f"entry {worst}"
@@ -209,8 +210,9 @@ class Symbolic(Evidence):
 
     Rule: VERIFIED when sympy simplifies every expression to 0 (relations to ``True``);
     REFUTED when one is a nonzero constant (``False``) or, after simplification fails, a
-    substitution of random rationals for its free symbols evaluates exactly to nonzero (that
-    substitution is kept as the counterexample); INCONCLUSIVE otherwise.
+    substitution of random rationals for its free symbols evaluates (at 60 digits) to more than
+    1e-30 in absolute value (that substitution is kept as the counterexample); INCONCLUSIVE
+    otherwise.
 
     Args:
         exprs: a sympy expression or a list of them.
@@ -270,12 +272,15 @@ class Symbolic(Evidence):
             for s in sorted(e.free_symbols, key=str):
                 lo, hi = (self.domain or {}).get(s, (0.1, 3.0) if s.is_positive else (-3.0, 3.0))
                 subs[s] = sp.Rational(int(rng.integers(0, 1000)), 1000) * sp.Rational(str(hi - lo)) + sp.Rational(str(lo))
+            # Evaluate at 60 digits rather than simplify: simplification of a substituted
+            # expression with logarithms and powers can take minutes.  A value above 1e-30 at
+            # 60 digits is not a rounding artefact of an exact zero.
             try:
-                value = sp.nsimplify(sp.simplify(e.subs(subs)))
+                value = sp.N(e.subs(subs), 60)
             except (ZeroDivisionError, TypeError, ValueError):
                 continue
-            if value.is_number and value.is_zero is False and value.is_finite:
-                return {str(k): str(v) for k, v in subs.items()}, str(value)
+            if value.is_number and value.is_finite and abs(complex(value)) > 1e-30:
+                return {str(k): str(v) for k, v in subs.items()}, str(sp.N(value, 12))
         return None
 
 

@@ -106,7 +106,7 @@ def _evaluate(func: Any, ctx: Context, kind: str, uid: str, deadline: float) -> 
 
 def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int = 1,
               backend: str = "loky", params: dict[str, Any] | None = None,
-              budget: float | None = None) -> ClaimResult:
+              budget: float | None = None, stream: str | None = None) -> ClaimResult:
     """Run ``claim`` and all its controls with one parameter set and decide its verdict.
 
     Args:
@@ -117,6 +117,8 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int 
         params: overrides of the claim's declared parameters.
         budget: time limit in seconds for claim and controls together (default: the claim's
             budget, times ten in the full profile).
+        stream: the identity random streams are keyed by (default: the claim's id; a sweep
+            keys each grid point by its parameters).
 
     Raises:
         ValueError: on an unknown parameter or a value out of its declared range (before
@@ -130,7 +132,7 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int 
     def ctx(uid: str) -> Context:
         # Controls draw the claim's own streams: the same instance, one hypothesis broken.
         return Context(uid, profile=profile, params=values, seed=seed, jobs=jobs, backend=backend,
-                       stream=claim.id)
+                       stream=stream or claim.id)
 
     outcome = _evaluate(claim.func, ctx(claim.id), claim.evidence, claim.id, deadline)
     controls = [(c, _evaluate(c.func, ctx(c.id), claim.evidence, c.id, deadline)) for c in claim.controls]

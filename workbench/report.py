@@ -94,13 +94,9 @@ def _figure(result: dict[str, Any], folder: Path) -> str | None:
     fig_data = (result["outcome"] or {}).get("decision", {}).get("figure")
     if not fig_data:
         return None
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
 
-    matplotlib.rcParams.update({"pdf.fonttype": 42, "font.size": 9})
+    plt = _plt()
     fig, ax = plt.subplots(figsize=(5.2, 3.0))
     if fig_data["type"] == "rate":
         x, y = np.asarray(fig_data["x"]), np.asarray(fig_data["y"])
@@ -131,6 +127,82 @@ def _figure(result: dict[str, Any], folder: Path) -> str | None:
     fig.savefig(folder / name)
     plt.close(fig)
     return name
+
+
+VERDICT_RGB = {"VERIFIED": "#00763e", "REFUTED": "#be1e2d", "INCONCLUSIVE": "#c47800", "ERROR": "#961e96"}
+
+
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams.update({"pdf.fonttype": 42, "font.size": 9})
+    return plt
+
+
+def _numeric(values: list[Any]) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
+    """Draw a stored sweep: a phase diagram (verdict over two axes) when two axes vary,
+    else the headline number against the varying axis, each point coloured by its verdict."""
+    from .sweeps import headline_key
+
+    plt = _plt()
+    grid, points = sweep["grid"], sweep["points"]
+    varying = [n for n, v in grid.items() if len(v) > 1] or list(grid)
+    fig, ax = plt.subplots(figsize=(5.2, 3.2))
+    colours = [VERDICT_RGB[p["claim_verdict"]] for p in points]
+
+    def axis_values(name: str) -> tuple[list[Any], bool]:
+        vals = [p["params"][name] for p in points]
+        if _numeric(grid[name]):
+            return vals, True
+        order = {v: i for i, v in enumerate(grid[name])}
+        return [order[v] for v in vals], False
+
+    if len(varying) >= 2:
+        (xn, yn) = varying[:2]
+        xs, xnum = axis_values(xn)
+        ys, ynum = axis_values(yn)
+        ax.scatter(xs, ys, c=colours, s=60, marker="s")
+        ax.set_xlabel(xn)
+        ax.set_ylabel(yn)
+        for name, num, setter, ticks in ((xn, xnum, ax.set_xscale, ax.set_xticks),
+                                         (yn, ynum, ax.set_yscale, ax.set_yticks)):
+            if num and min(grid[name]) > 0 and max(grid[name]) / min(grid[name]) >= 10:
+                setter("log")
+            if not num:
+                ticks(range(len(grid[name])), [str(v) for v in grid[name]])
+        ax.set_title("claim verdict over the grid", fontsize=9)
+    else:
+        xn = varying[0]
+        xs, xnum = axis_values(xn)
+        key = headline_key(points)
+        ys = [p["headline"][key] for p in points] if key else [list(VERDICT_RGB).index(p["claim_verdict"]) for p in points]
+        ax.plot(xs, ys, "-", color="0.6", lw=1)
+        ax.scatter(xs, ys, c=colours, s=30, zorder=3)
+        ax.set_xlabel(xn)
+        ax.set_ylabel(key.replace("_", " ") if key else "verdict")
+        if not key:
+            ax.set_yticks(range(len(VERDICT_RGB)), list(VERDICT_RGB))
+        if xnum and min(grid[xn]) > 0 and max(grid[xn]) / min(grid[xn]) >= 10:
+            ax.set_xscale("log")
+        if not xnum:
+            ax.set_xticks(range(len(grid[xn])), [str(v) for v in grid[xn]])
+    from matplotlib.lines import Line2D
+
+    seen = [v for v in VERDICT_RGB if any(p["claim_verdict"] == v for p in points)]
+    ax.legend([Line2D([], [], ls="", marker="o", color=VERDICT_RGB[v]) for v in seen], [v.lower() for v in seen],
+              frameon=False, fontsize=8)
+    ax.grid(True, which="both", alpha=0.25)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
 
 
 def _macros(run: dict[str, Any], results: list[dict[str, Any]]) -> str:
@@ -169,6 +241,13 @@ def _json(run: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _sweep_changes(sw: dict[str, Any]) -> list[str]:
+    from .sweeps import transitions
+
+    verdicts = {tuple(p["params"][n] for n in sw["grid"]): p["claim_verdict"] for p in sw["points"]}
+    return transitions(sw["grid"], verdicts)
+
+
 def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> tuple[dict[str, Path], list[str]]:
     """Write ``report.tex``, figures, ``claims.tex``, ``results.json`` and (with TeX) ``report.pdf``.
 
@@ -192,9 +271,16 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> t
         r["statement_tex"] = Latex(r["statement"])
         r["previous"] = previous.get(r["claim_id"])
         r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
+    sweeps = store.latest_sweeps([r["claim_id"] for r in results])
+    for sw in sweeps:
+        name = f"sweep-{sw['id']}.pdf"
+        sweep_figure(sw, figures / name)
+        sw["figure"] = f"figures/{name}"
+        sw["changes"] = _sweep_changes(sw)
     counts = {v: sum(r["verdict"] == v for r in results) for v in VERDICT_COLOURS}
     tex = environment().get_template("report.tex.j2").render(
         run=run, papers=_paper_groups(results), results=results, counts=counts, colours=VERDICT_COLOURS,
+        sweeps=sweeps,
     )
     paths = {"tex": out / "report.tex", "macros": out / "claims.tex", "json": out / "results.json"}
     paths["tex"].write_text(tex)

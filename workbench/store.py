@@ -65,6 +65,29 @@ CREATE TABLE IF NOT EXISTS outcomes (
     seconds REAL NOT NULL,
     PRIMARY KEY (run_id, outcome_id)
 );
+CREATE TABLE IF NOT EXISTS sweeps (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    claim_id TEXT NOT NULL,
+    started TEXT NOT NULL,
+    finished TEXT,
+    seed INTEGER NOT NULL,
+    profile TEXT NOT NULL,
+    grid TEXT NOT NULL,                -- JSON: parameter name -> list of values
+    metadata TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sweep_points (
+    sweep_id INTEGER NOT NULL REFERENCES sweeps(id),
+    idx INTEGER NOT NULL,
+    params TEXT NOT NULL,              -- JSON
+    claim_verdict TEXT NOT NULL,       -- the claim's own evidence at this point
+    verdict TEXT NOT NULL,             -- combined with its controls
+    controls TEXT NOT NULL,            -- JSON list of control verdicts
+    summary TEXT NOT NULL,
+    headline TEXT NOT NULL,            -- JSON
+    evidence TEXT,                     -- JSON
+    seconds REAL NOT NULL,
+    PRIMARY KEY (sweep_id, idx)
+);
 """
 
 
@@ -222,3 +245,62 @@ class Store:
             rows = self.conn.execute(
                 "SELECT claim_id, verdict FROM claims WHERE run_id < ? ORDER BY run_id", (run_id,)).fetchall()
         return {r[0]: r[1] for r in rows}
+
+    # ---------------------------------------------------------------- sweeps
+    def start_sweep(self, claim_id: str, *, grid: dict[str, list[Any]], seed: int, profile: str,
+                    metadata: dict[str, Any]) -> int:
+        with self._guard("write"), self.conn:
+            cur = self.conn.execute(
+                "INSERT INTO sweeps (claim_id, started, seed, profile, grid, metadata) VALUES (?,?,?,?,?,?)",
+                (claim_id, _now(), seed, profile, json.dumps(grid, default=str), json.dumps(metadata, default=str)))
+            return int(cur.lastrowid)
+
+    def record_point(self, sweep_id: int, index: int, params: dict[str, Any], result: ClaimResult) -> None:
+        """Commit one grid point of a sweep."""
+        o = result.outcome
+        with self._guard("write"), self.conn:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO sweep_points VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (sweep_id, index, json.dumps(params, default=str), o.verdict.value, result.verdict.value,
+                 json.dumps([c.verdict.value for _, c in result.controls]), o.decision.summary,
+                 json.dumps(o.decision.headline, default=float),
+                 json.dumps(o.evidence, default=str) if o.evidence is not None else None, result.seconds))
+
+    def finish_sweep(self, sweep_id: int) -> None:
+        with self._guard("write"), self.conn:
+            self.conn.execute("UPDATE sweeps SET finished=? WHERE id=?", (_now(), sweep_id))
+
+    def sweep(self, sweep_id: int) -> dict[str, Any]:
+        """A stored sweep with its points in grid order.
+
+        Raises:
+            StoreError: when there is no such sweep.
+        """
+        with self._guard("read"):
+            row = self.conn.execute("SELECT * FROM sweeps WHERE id=?", (sweep_id,)).fetchone()
+            points = self.conn.execute("SELECT * FROM sweep_points WHERE sweep_id=? ORDER BY idx",
+                                       (sweep_id,)).fetchall()
+        if row is None:
+            raise StoreError(f"{self.path} has no sweep {sweep_id}")
+        out = dict(row)
+        out["grid"] = json.loads(out["grid"])
+        out["metadata"] = json.loads(out["metadata"])
+        out["points"] = []
+        for p in points:
+            d = dict(p)
+            for k in ("params", "controls", "headline"):
+                d[k] = json.loads(d[k])
+            d["evidence"] = json.loads(d["evidence"]) if d["evidence"] else None
+            out["points"].append(d)
+        return out
+
+    def latest_sweeps(self, claim_ids: list[str]) -> list[dict[str, Any]]:
+        """The latest finished sweep of each of ``claim_ids`` that has one."""
+        out = []
+        with self._guard("read"):
+            for cid in claim_ids:
+                row = self.conn.execute("SELECT id FROM sweeps WHERE claim_id=? AND finished IS NOT NULL "
+                                        "ORDER BY id DESC LIMIT 1", (cid,)).fetchone()
+                if row:
+                    out.append(row[0])
+        return [self.sweep(i) for i in out]

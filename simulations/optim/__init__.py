@@ -1,0 +1,77 @@
+"""Optimisers and their preconditioners, as plain numpy functions.
+
+``preconditioners``: Shampoo statistics and inverse roots, Adafactor's factored second moment,
+Adam, and SOAP (Vyas et al., ICLR 2025).  ``matrix_regression``: a stochastic matrix
+least-squares test problem and its rotated form.
+``generalized_smoothness``: gradient descent under ell-smoothness with the step size of
+Tyurin (ICML 2025), closed-form step sizes and test problems with certified ell.
+"""
+
+from .generalized_smoothness import (
+    Problem,
+    Smoothness,
+    Trajectory,
+    affine_power_smoothness,
+    affine_smoothness,
+    constant_smoothness,
+    descent_guarantee_quad,
+    double_well_antiderivative,
+    double_well_certificate,
+    double_well_problem,
+    exponential_problem,
+    exponential_smoothness,
+    gradient_descent,
+    logistic_sum_problem,
+    neg_log_problem,
+    one_step_mp,
+    power_smoothness,
+    scaled_smoothness,
+    step_size_mpquad,
+    step_size_quad,
+    step_size_symbolic,
+)
+from .matrix_regression import (
+    regression_batches,
+    regression_gradient,
+    rotate_batches,
+    train_adam,
+    train_soap,
+)
+from .preconditioners import (
+    AdamState,
+    SOAPState,
+    adafactor_factors,
+    adafactor_in_basis_update,
+    adafactor_second_moment,
+    adam_in_basis_update,
+    adam_init,
+    adam_rounding_bound,
+    adam_step,
+    eigenbasis,
+    least_squares_scale,
+    matrix_power_psd,
+    random_orthogonal,
+    refresh_eigenbasis_power_qr,
+    rotate,
+    sample_gradients,
+    shampoo_statistics,
+    shampoo_update,
+    soap_init,
+    soap_step,
+    unrotate,
+)
+
+__all__ = [
+    "Problem", "Smoothness", "Trajectory", "affine_power_smoothness", "affine_smoothness",
+    "constant_smoothness", "descent_guarantee_quad", "double_well_antiderivative",
+    "double_well_certificate", "double_well_problem", "exponential_problem",
+    "exponential_smoothness", "gradient_descent", "logistic_sum_problem", "neg_log_problem",
+    "one_step_mp", "power_smoothness", "scaled_smoothness", "step_size_mpquad", "step_size_quad",
+    "step_size_symbolic",
+    "AdamState", "SOAPState", "adafactor_factors", "adafactor_in_basis_update",
+    "adafactor_second_moment", "adam_in_basis_update", "adam_init", "adam_rounding_bound", "adam_step", "eigenbasis",
+    "least_squares_scale", "matrix_power_psd", "random_orthogonal", "refresh_eigenbasis_power_qr",
+    "regression_batches", "regression_gradient", "rotate", "rotate_batches", "sample_gradients",
+    "shampoo_statistics", "shampoo_update", "soap_init", "soap_step", "train_adam", "train_soap",
+    "unrotate",
+]

@@ -1,0 +1,175 @@
+"""Parameter sweeps: one claim over a grid of its declared parameters.
+
+Every grid point runs the claim and its controls with its own random streams, keyed by the
+claim id and the point's parameter values (never by the order of execution), in parallel
+through joblib (loky, or dask with a scheduler).  Every point is stored as it finishes; the
+sweep reports where along each axis the claim's verdict changes: where a theorem's hypothesis
+stops holding.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import joblib
+
+from .context import pin_blas_threads
+from .execute import ClaimResult, result_from_record, result_record, run_claim
+from .model import Claim, Registry
+
+HEADLINE_PRIORITY = ("slope", "smallest_margin", "max_rel_error", "max_abs_error", "estimate",
+                     "mean_difference", "value")
+
+
+def parse_grid(claim: Claim, specs: list[str], profile: str = "quick") -> dict[str, list[Any]]:
+    """Parse ``NAME=V1,V2,...`` strings into a grid of values checked against the claim's params.
+
+    Raises:
+        ValueError: on a malformed spec, an undeclared name, a repeated name or a bad value;
+            the message says what the claim accepts.
+    """
+    grid: dict[str, list[Any]] = {}
+    for spec in specs:
+        name, sep, values = spec.partition("=")
+        name = name.strip()
+        if not sep or not name or not values.strip():
+            raise ValueError(f"a grid is NAME=V1,V2,... , not {spec!r}")
+        if name in grid:
+            raise ValueError(f"grid parameter {name!r} is given twice")
+        if name not in claim.params:
+            known = ", ".join(f"{n} ({p.doc})" if p.doc else n for n, p in claim.params.items()) or "none"
+            raise ValueError(f"claim {claim.id} has no parameter {name!r}; it declares: {known}")
+        grid[name] = [claim.params[name].coerce(name, v.strip()) for v in values.split(",") if v.strip()]
+    if not grid:
+        raise ValueError("a sweep needs at least one --grid NAME=V1,V2,...")
+    return grid
+
+
+def grid_points(grid: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """The Cartesian product of ``grid`` as a list of parameter dicts, first axis slowest."""
+    names = list(grid)
+    return [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
+
+
+def point_stream(claim_id: str, params: dict[str, Any]) -> str:
+    """The identity a grid point's random streams are keyed by."""
+    return f"{claim_id}@{json.dumps(params, sort_keys=True, default=str)}"
+
+
+def _run_point(claim_ref: Claim | tuple[str, str], params: dict[str, Any], profile: str, seed: int) -> dict[str, Any]:
+    if isinstance(claim_ref, tuple):  # in a worker process: find the claim by module and id
+        claim_id, module = claim_ref
+        importlib.import_module(module)
+        from .model import REGISTRY
+
+        claim = REGISTRY.claims[claim_id]
+    else:
+        claim = claim_ref
+    result = run_claim(claim, profile=profile, seed=seed, jobs=1, params=params,
+                       stream=point_stream(claim.id, params))
+    return result_record(result)
+
+
+@dataclass
+class SweepPoint:
+    index: int
+    params: dict[str, Any]
+    result: ClaimResult
+
+    @property
+    def claim_verdict(self) -> str:
+        return self.result.outcome.verdict.value
+
+
+@dataclass
+class SweepSummary:
+    """What :func:`sweep` did: the stored sweep's id, its points in grid order, the changes."""
+
+    sweep_id: int
+    claim_id: str
+    grid: dict[str, list[Any]]
+    points: list[SweepPoint]
+    transitions: list[str] = field(default_factory=list)
+    figure: Path | None = None
+
+
+def transitions(grid: dict[str, list[Any]], verdicts: dict[tuple, str]) -> list[str]:
+    """Where the claim's verdict changes between neighbouring values of one axis.
+
+    Args:
+        grid: the axes; verdicts: verdict per point, keyed by the tuple of values in grid order.
+    Returns:
+        Sentences such as ``"n: VERIFIED at 8 -> REFUTED at 16 (with lr = 0.1)"``.
+    """
+    names = list(grid)
+    out = []
+    for axis, name in enumerate(names):
+        others = [grid[n] for i, n in enumerate(names) if i != axis]
+        for rest in itertools.product(*others):
+            for a, b in itertools.pairwise(grid[name]):
+                ka = rest[:axis] + (a,) + rest[axis:]
+                kb = rest[:axis] + (b,) + rest[axis:]
+                if verdicts.get(ka) != verdicts.get(kb):
+                    where = ", ".join(f"{n} = {v}" for n, v in zip([n for n in names if n != name], rest, strict=True))
+                    out.append(f"{name}: {verdicts.get(ka)} at {a} -> {verdicts.get(kb)} at {b}"
+                               + (f" (with {where})" if where else ""))
+    return out
+
+
+def headline_key(points: list[dict[str, Any]]) -> str | None:
+    """The headline number every point has, by :data:`HEADLINE_PRIORITY`."""
+    for key in HEADLINE_PRIORITY:
+        if points and all(isinstance((p.get("headline") or {}).get(key), (int, float)) for p in points):
+            return key
+    return None
+
+
+def run_sweep(claim: Claim, grid: dict[str, list[Any]], *, store: Any, profile: str, seed: int, jobs: int,
+              progress: Any = None, in_registry: bool = True, metadata: dict[str, Any] | None = None) -> SweepSummary:
+    """Run ``claim`` at every grid point (in parallel when ``jobs > 1``), storing each point.
+
+    ``in_registry`` says whether worker processes can find the claim by importing its module
+    (claims of a private Registry run in this process).
+    """
+    points = grid_points(grid)
+    sweep_id = store.start_sweep(claim.id, grid=grid, seed=seed, profile=profile, metadata=metadata or {})
+    pin_blas_threads()
+    ref: Claim | tuple[str, str] = (claim.id, claim.module) if in_registry and jobs > 1 else claim
+    if jobs > 1:
+        records = joblib.Parallel(n_jobs=jobs, return_as="generator")(
+            joblib.delayed(_run_point)(ref, p, profile, seed) for p in points)
+    else:
+        records = (_run_point(ref, p, profile, seed) for p in points)
+    done = []
+    for i, (p, record) in enumerate(zip(points, records, strict=True)):
+        result = result_from_record(claim, record)
+        store.record_point(sweep_id, i, p, result)
+        done.append(SweepPoint(i, p, result))
+        if progress is not None:
+            progress(i, p, result)
+    store.finish_sweep(sweep_id)
+    verdicts = {tuple(pt.params[n] for n in grid): pt.claim_verdict for pt in done}
+    return SweepSummary(sweep_id, claim.id, grid, done, transitions(grid, verdicts))
+
+
+def find_claim(claim_id: str, registry: Registry) -> Claim:
+    """The claim named ``claim_id`` (an id, or a name unique across papers).
+
+    Raises:
+        KeyError: with close matches when there is no such claim.
+    """
+    if claim_id in registry.claims:
+        return registry.claims[claim_id]
+    named = [c for c in registry.claims.values() if c.name == claim_id]
+    if len(named) == 1:
+        return named[0]
+    import difflib
+
+    close = difflib.get_close_matches(claim_id, list(registry.claims), n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; `workbench list` shows them"
+    raise KeyError(f"no claim {claim_id!r}{hint}")
