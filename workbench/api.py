@@ -21,6 +21,7 @@ from .evidence import Verdict
 from .execute import ClaimResult, result_from_record, result_record, run_claim
 from .model import PROFILES, Claim, Registry
 from .registry import load, select
+from .search import SearchSummary
 from .store import Store
 from .sweeps import SweepSummary, find_claim, grid_points, parse_grid, run_sweep
 
@@ -351,3 +352,35 @@ def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str
         return summary
     finally:
         store.close()
+
+
+def search(claim_id: str, *, examples: int = 40, profile: str = "quick", seed: int = 0,
+           db: str | Path = DEFAULT_DB, registry: Registry | None = None) -> SearchSummary:
+    """Look for a violation of a bound claim over its declared parameter space, and store it.
+
+    Hypothesis explores every parameter declared with ``low``/``high`` (see
+    :mod:`workbench.search`), ``examples`` instances for the claim and as many for each control.
+    A bound that holds reports its smallest margin; each control must be found violating.
+
+    Raises:
+        UsageError: for an unknown claim, a claim without bound evidence or without a ranged
+            parameter, or ``examples < 1``, before any work starts.
+    """
+    from .search import run_search, search_space
+
+    check_options(profile, 1, seed, "loky")
+    if examples < 1:
+        raise UsageError(f"examples must be >= 1, not {examples}")
+    reg = registry or load()
+    try:
+        c = find_claim(claim_id, reg)
+        search_space(c)
+    except (KeyError, ValueError) as exc:
+        raise UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
+    summary = run_search(c, examples=examples, profile=profile, seed=seed)
+    store = Store(db)
+    try:
+        summary.search_id = store.record_search(summary, seed=seed, profile=profile, examples=examples)
+    finally:
+        store.close()
+    return summary

@@ -86,6 +86,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=api.DEFAULT_OUT, help="the figure goes to OUT/sweeps/")
     p.add_argument("--quiet", "-q", action="store_true")
 
+    p = sub.add_parser("search", help="look for a counterexample to a bound claim over its parameters")
+    p.add_argument("claim", help="claim id of a bound claim")
+    p.add_argument("--examples", type=_jobs, default=40, help="instances tried for the claim and for each control")
+    p.add_argument("--profile", choices=["quick", "full"], default="quick")
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
+
+    p = sub.add_parser("bench", help="measure the engine: parallel speed-up, overhead, cache, dask")
+    p.add_argument("--trials", type=_jobs, default=2000, help="Monte Carlo trials of the standard workload")
+    p.add_argument("--size", type=_jobs, default=40, help="matrix size of one trial")
+    p.add_argument("--repeats", type=_jobs, default=3, help="timings per figure (the best is kept)")
+    p.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+
     p = sub.add_parser("cache", help="manage the result cache")
     p.add_argument("action", choices=["clear", "info"], help="clear: delete every cached result")
     p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help="the cache lives beside this database")
@@ -108,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     err = Console(stderr=True, soft_wrap=True)
     try:
         commands = {"list": _list, "run": _run, "report": _report, "show": _show, "cache": _cache,
-                    "sweep": _sweep}
+                    "sweep": _sweep, "search": _search, "bench": _bench}
         return commands[args.command](args, out)
     except (api.UsageError, StoreError) as exc:
         err.print(f"[red]workbench: error:[/] {exc}", highlight=False)
@@ -187,6 +200,56 @@ def _sweep(args: argparse.Namespace, out: Console) -> int:
         out.print("the claim's verdict is the same at every grid point", highlight=False)
     if summary.figure:
         out.print(f"figure: {summary.figure}", highlight=False)
+    return EXIT_OK
+
+
+def _search(args: argparse.Namespace, out: Console) -> int:
+    summary = api.search(args.claim, examples=args.examples, profile=args.profile, seed=args.seed, db=args.db)
+    space = ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in summary.space.items())
+    out.print(f"search {summary.search_id} over {space}", highlight=False)
+    colour = "red" if summary.claim.violated else "green"
+    out.print(f"[{colour}]claim[/] {summary.claim.sentence()}", highlight=False)
+    for c in summary.controls:
+        colour = "green" if c.violated else "red"
+        out.print(f"[{colour}]control[/] {c.sentence()}" + ("" if c.violated else "  (a control must be violated)"),
+                  highlight=False)
+    return EXIT_OK if summary.passed else EXIT_FAILED
+
+
+def _bench(args: argparse.Namespace, out: Console) -> int:
+    from .bench import run_benchmarks
+
+    res = run_benchmarks(trials=args.trials, size=args.size, repeats=args.repeats)
+    mc, ca, da = res["monte_carlo"], res["cache"], res["dask"]
+    table = Table(title=f"workbench bench ({res['cpus']} CPUs; best of {args.repeats})")
+    for col in ("figure", "value", "target", "measured from"):
+        table.add_column(col)
+
+    def mark(name: str) -> str:
+        t = res["targets"][name]
+        return f"{t['target']} [{'green' if t['met'] else 'red'}]{'met' if t['met'] else 'missed'}[/]"
+
+    table.add_row("Monte Carlo throughput, 1 job", f"{mc['trials_per_second_1_job']:.0f} trials/s", "",
+                  f"{mc['trials']} eigenproblems {mc['matrix_size']}x{mc['matrix_size']}")
+    table.add_row("speed-up, 2 jobs / 1 job", f"{mc['speedup_2_jobs']:.2f}x", mark("speedup_2_jobs"),
+                  f"{mc['seconds_1_job']:.2f} s / {mc['seconds_2_jobs']:.2f} s")
+    table.add_row("engine overhead vs bare joblib", f"{100 * mc['engine_overhead']:+.1f} %", mark("engine_overhead"),
+                  f"{mc['seconds_2_jobs']:.2f} s / {mc['seconds_bare_joblib']:.2f} s"
+                  + ("" if mc["same_numbers_as_bare_joblib"] else " (numbers differ!)"))
+    table.add_row("cached claim, cold / warm", f"{ca['cache_speedup']:.0f}x", mark("cache_speedup"),
+                  f"{ca['claim']}: {ca['seconds_cold']:.2f} s / {ca['seconds_warm'] * 1e3:.1f} ms")
+    if "dask_over_loky" in da:
+        table.add_row("dask LocalCluster / loky", f"{da['dask_over_loky']:.2f}x time", "",
+                      f"{da['seconds_dask_local']:.2f} s / {da['seconds_loky']:.2f} s"
+                      + ("" if da["same_numbers"] else " (numbers differ!)"))
+    out.print(table)
+    text = json.dumps(res, indent=2, default=str)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(text)
+        out.print(f"JSON: {args.json}", highlight=False)
+    else:
+        print(text)
     return EXIT_OK
 
 

@@ -72,7 +72,7 @@ def fmt(x: Any, digits: int = 6) -> str:
         if math.isnan(x) or math.isinf(x):
             return str(x)
         if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e6):
-            return f"{x:.{digits - 2}e}"
+            return f"{x:.{digits - 2}g}"
         return f"{x:.{digits}g}"
     return str(x)
 

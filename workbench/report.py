@@ -280,7 +280,7 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> t
     counts = {v: sum(r["verdict"] == v for r in results) for v in VERDICT_COLOURS}
     tex = environment().get_template("report.tex.j2").render(
         run=run, papers=_paper_groups(results), results=results, counts=counts, colours=VERDICT_COLOURS,
-        sweeps=sweeps,
+        sweeps=sweeps, searches=store.latest_searches([r["claim_id"] for r in results]),
     )
     paths = {"tex": out / "report.tex", "macros": out / "claims.tex", "json": out / "results.json"}
     paths["tex"].write_text(tex)

@@ -88,6 +88,17 @@ CREATE TABLE IF NOT EXISTS sweep_points (
     seconds REAL NOT NULL,
     PRIMARY KEY (sweep_id, idx)
 );
+CREATE TABLE IF NOT EXISTS searches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    claim_id TEXT NOT NULL,
+    started TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    profile TEXT NOT NULL,
+    examples INTEGER NOT NULL,
+    space TEXT NOT NULL,               -- JSON: parameter -> [low, high]
+    outcomes TEXT NOT NULL,            -- JSON list: target, evaluations, errors, violated, worst, sentence
+    passed INTEGER NOT NULL
+);
 """
 
 
@@ -304,3 +315,32 @@ class Store:
                 if row:
                     out.append(row[0])
         return [self.sweep(i) for i in out]
+
+    # ---------------------------------------------------------------- counterexample searches
+    def record_search(self, summary: Any, *, seed: int, profile: str, examples: int) -> int:
+        """Store a :class:`workbench.search.SearchSummary`; return its id."""
+        from dataclasses import asdict
+
+        outcomes = [asdict(o) | {"sentence": o.sentence(), "role": "claim" if i == 0 else "control"}
+                    for i, o in enumerate([summary.claim, *summary.controls])]
+        with self._guard("write"), self.conn:
+            cur = self.conn.execute(
+                "INSERT INTO searches (claim_id, started, seed, profile, examples, space, outcomes, passed)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (summary.claim_id, _now(), seed, profile, examples, json.dumps(summary.space),
+                 json.dumps(outcomes, default=str), int(summary.passed)))
+            return int(cur.lastrowid)
+
+    def latest_searches(self, claim_ids: list[str]) -> list[dict[str, Any]]:
+        """The latest counterexample search of each of ``claim_ids`` that has one."""
+        out = []
+        with self._guard("read"):
+            for cid in claim_ids:
+                row = self.conn.execute("SELECT * FROM searches WHERE claim_id=? ORDER BY id DESC LIMIT 1",
+                                        (cid,)).fetchone()
+                if row:
+                    d = dict(row)
+                    d["space"] = json.loads(d["space"])
+                    d["outcomes"] = json.loads(d["outcomes"])
+                    out.append(d)
+        return out

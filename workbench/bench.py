@@ -1,0 +1,127 @@
+"""Benchmarks of the engine, measured side by side in one run so the ratios hold on a busy machine.
+
+- Monte Carlo throughput with one worker, and the speed-up of two workers (target >= 1.8x on two
+  cores);
+- the engine's overhead: ``Context.trials`` against a bare joblib loop doing the same trials with
+  the same chunks (target <= 10 %);
+- a cached claim: its warm rerun (cache hit) against its cold run (target >= 20x faster);
+- a dask LocalCluster against loky on the same workload.
+
+Each timing is the best of ``repeats`` runs (the minimum is the least noisy estimate of the
+cost).  Nothing here asserts a time: the figures are printed, as a table and as JSON.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import joblib
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from .context import Context, seed_sequence
+
+TARGETS = {"speedup_2_jobs": (">=", 1.8), "engine_overhead": ("<=", 0.10), "cache_speedup": (">=", 20.0)}
+
+
+def eigen_trial(rng: np.random.Generator, n: int) -> float:
+    """The standard workload: the largest eigenvalue of a random symmetric n x n matrix."""
+    a = rng.standard_normal((n, n))
+    return float(np.linalg.eigvalsh(a + a.T)[-1])
+
+
+def _bare_chunk(seeds: list[np.random.SeedSequence], n: int) -> list[float]:
+    with threadpool_limits(limits=1):
+        return [eigen_trial(np.random.default_rng(s), n) for s in seeds]
+
+
+def _best(fn: Callable[[], Any], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def monte_carlo(trials: int, size: int, repeats: int) -> dict[str, float]:
+    """Throughput with 1 and 2 workers, and the engine's overhead against bare joblib."""
+    one = Context("bench", seed=0, jobs=1)
+    two = Context("bench", seed=0, jobs=2)
+    two.trials(eigen_trial, 8, size)  # start the loky workers before timing
+    t1 = _best(lambda: one.trials(eigen_trial, trials, size), repeats)
+    t2 = _best(lambda: two.trials(eigen_trial, trials, size), repeats)
+    chunk = -(-trials // 8)
+
+    def bare() -> list[float]:
+        seeds = [seed_sequence(0, "bench", "trials", i) for i in range(trials)]
+        parts = [seeds[i : i + chunk] for i in range(0, trials, chunk)]
+        out = joblib.Parallel(n_jobs=2)(joblib.delayed(_bare_chunk)(p, size) for p in parts)
+        return [x for p in out for x in p]
+
+    t_bare = _best(bare, repeats)
+    same = bare() == two.trials(eigen_trial, trials, size)
+    return {"trials": trials, "matrix_size": size, "seconds_1_job": t1, "seconds_2_jobs": t2,
+            "trials_per_second_1_job": trials / t1, "trials_per_second_2_jobs": trials / t2,
+            "speedup_2_jobs": t1 / t2, "seconds_bare_joblib": t_bare, "engine_overhead": t2 / t_bare - 1,
+            "same_numbers_as_bare_joblib": bool(same)}
+
+
+def dask_against_loky(trials: int, size: int, repeats: int) -> dict[str, float]:
+    """The same trials on a 2-process dask LocalCluster and on loky with 2 workers."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        return {"dask": "not installed"}
+    loky = Context("bench", seed=0, jobs=2)
+    loky.trials(eigen_trial, 8, size)
+    t_loky = _best(lambda: loky.trials(eigen_trial, trials, size), repeats)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster), joblib.parallel_config(backend="dask"):
+        ctx = Context("bench", seed=0, jobs=2, backend="dask")
+        ctx.trials(eigen_trial, 8, size)
+        t_dask = _best(lambda: ctx.trials(eigen_trial, trials, size), repeats)
+        same = ctx.trials(eigen_trial, trials, size) == loky.trials(eigen_trial, trials, size)
+    return {"seconds_loky": t_loky, "seconds_dask_local": t_dask, "dask_over_loky": t_dask / t_loky,
+            "same_numbers": bool(same)}
+
+
+def cache_warm_cold(claim_id: str, repeats: int) -> dict[str, Any]:
+    """A registered claim run cold (cache empty) against its warm rerun (cache hit)."""
+    from .api import _run_cached
+    from .cache import ResultCache
+    from .registry import load
+
+    claim = load().claims[claim_id]
+    with tempfile.TemporaryDirectory() as folder:
+        cache = ResultCache(Path(folder))
+        kw = {"profile": "quick", "seed": 0, "jobs": 1, "backend": "loky"}
+        start = time.perf_counter()
+        _, first = _run_cached(claim, cache, **kw)
+        cold = time.perf_counter() - start
+        warm = _best(lambda: _run_cached(claim, cache, **kw), repeats)
+        _, second = _run_cached(claim, cache, **kw)
+    return {"claim": claim_id, "seconds_cold": cold, "seconds_warm": warm, "cache_speedup": cold / warm,
+            "cold_provenance": first, "warm_provenance": second}
+
+
+def run_benchmarks(*, trials: int = 2000, size: int = 40, repeats: int = 3,
+                   cached_claim: str = "gd_generalized_smoothness.one_step_descent") -> dict[str, Any]:
+    """All four measurements; returns a JSON-ready dict with the targets and whether each is met."""
+    import os
+
+    results: dict[str, Any] = {"cpus": os.cpu_count()}
+    results["monte_carlo"] = monte_carlo(trials, size, repeats)
+    results["cache"] = cache_warm_cold(cached_claim, repeats)
+    results["dask"] = dask_against_loky(trials, size, repeats)
+    flat = {**results["monte_carlo"], **results["cache"]}
+    results["targets"] = {
+        name: {"value": flat[name], "target": f"{rel} {bound}",
+               "met": flat[name] >= bound if rel == ">=" else flat[name] <= bound}
+        for name, (rel, bound) in TARGETS.items()
+    }
+    return results

@@ -1,0 +1,147 @@
+"""Counterexample search for bound claims.
+
+Hypothesis explores the claim's declared parameter space (every parameter with a numeric
+range; the others stay at their profile values), steered by ``hypothesis.target`` towards the
+most violated instance: the score is minus the bound's smallest margin.  The same search runs on
+each negative control, which must be found violating.  The search is deterministic for a given
+root seed (``hypothesis.seed``, no example database).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .context import Context
+from .evidence import Verdict, decide
+from .model import Claim
+from .sweeps import point_stream
+
+
+@dataclass
+class Probe:
+    """One evaluated instance: its parameters, the bound's smallest margin and the verdict."""
+
+    params: dict[str, Any]
+    margin: float
+    verdict: str
+    summary: str
+
+
+@dataclass
+class SearchOutcome:
+    """The search on one function (the claim, or one control).
+
+    Attributes:
+        target: the claim id or the control id searched.
+        evaluations: instances evaluated; errors: of those, how many raised.
+        worst: the instance with the smallest margin (the counterexample when violated).
+        violated: True when some instance was REFUTED.
+    """
+
+    target: str
+    evaluations: int = 0
+    errors: int = 0
+    worst: Probe | None = None
+    violated: bool = False
+
+    def sentence(self) -> str:
+        if self.worst is None:
+            return f"{self.target}: no instance could be evaluated ({self.errors} errors)"
+        where = ", ".join(f"{k} = {v}" for k, v in self.worst.params.items())
+        if self.violated:
+            return f"{self.target}: violated at {where}: {self.worst.summary}"
+        return (f"{self.target}: no violation in {self.evaluations} instances; smallest margin "
+                f"{self.worst.margin:.4g} at {where}")
+
+
+@dataclass
+class SearchSummary:
+    claim_id: str
+    space: dict[str, tuple[Any, Any]]
+    claim: SearchOutcome
+    controls: list[SearchOutcome] = field(default_factory=list)
+    search_id: int | None = None
+
+    @property
+    def passed(self) -> bool:
+        """The bound held everywhere searched and every control was found violating."""
+        return not self.claim.violated and self.claim.errors < self.claim.evaluations \
+            and all(c.violated for c in self.controls)
+
+
+def search_space(claim: Claim) -> dict[str, tuple[Any, Any]]:
+    """The declared parameters with a numeric range, as name -> (low, high).
+
+    Raises:
+        ValueError: when the claim is not a bound claim or declares no ranged parameter.
+    """
+    if claim.evidence != "bound":
+        raise ValueError(f"counterexample search is for bound claims; {claim.id} has {claim.evidence} evidence")
+    space = {n: (p.low, p.high) for n, p in claim.params.items()
+             if p.low is not None and p.high is not None and p.choices is None
+             and isinstance(p.quick, (int, float)) and not isinstance(p.quick, bool)}
+    if not space:
+        raise ValueError(f"claim {claim.id} declares no parameter with a numeric range (Param(low=, high=)) to search")
+    return space
+
+
+def _strategies(claim: Claim, space: dict[str, tuple[Any, Any]]) -> Any:
+    from hypothesis import strategies as st
+
+    out = {}
+    for name, (low, high) in space.items():
+        if isinstance(claim.params[name].quick, int):
+            out[name] = st.integers(int(math.ceil(low)), int(math.floor(high)))
+        else:
+            out[name] = st.floats(float(low), float(high), allow_nan=False, allow_infinity=False)
+    return st.fixed_dictionaries(out)
+
+
+def _probe(claim: Claim, func: Any, uid: str, params: dict[str, Any], profile: str, seed: int) -> Probe:
+    values = claim.parameters(profile, params)
+    ctx = Context(uid, profile=profile, params=values, seed=seed, stream=point_stream(claim.id, params))
+    decision = decide(func(ctx), "bound")
+    if decision.verdict is Verdict.ERROR:
+        raise ArithmeticError(decision.summary)
+    return Probe(params, float(decision.headline["smallest_margin"]), decision.verdict.value, decision.summary)
+
+
+def search_function(claim: Claim, func: Any, uid: str, *, examples: int, profile: str, seed: int) -> SearchOutcome:
+    """Search the claim's space for the instance of ``func`` with the smallest bound margin."""
+    from hypothesis import HealthCheck, Phase, given, settings, target
+    from hypothesis import seed as hypothesis_seed
+
+    space = search_space(claim)
+    outcome = SearchOutcome(uid)
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate, Phase.target],
+              suppress_health_check=list(HealthCheck), derandomize=False)
+    @given(_strategies(claim, space))
+    def explore(params: dict[str, Any]) -> None:
+        outcome.evaluations += 1
+        try:
+            probe = _probe(claim, func, uid, params, profile, seed)
+        except Exception:  # noqa: BLE001 - an instance the check cannot evaluate is counted, not fatal
+            outcome.errors += 1
+            return
+        target(-probe.margin if math.isfinite(probe.margin) else 0.0, label="violation")
+        if probe.verdict == Verdict.REFUTED.value:
+            outcome.violated = True
+        worst = outcome.worst
+        if worst is None or (probe.verdict == "REFUTED", -probe.margin) > (worst.verdict == "REFUTED", -worst.margin):
+            outcome.worst = probe
+
+    explore()
+    return outcome
+
+
+def run_search(claim: Claim, *, examples: int = 40, profile: str = "quick", seed: int = 0) -> SearchSummary:
+    """Search the claim and each of its controls (see the module docstring)."""
+    space = search_space(claim)
+    main = search_function(claim, claim.func, claim.id, examples=examples, profile=profile, seed=seed)
+    controls = [search_function(claim, c.func, c.id, examples=examples, profile=profile, seed=seed)
+                for c in claim.controls]
+    return SearchSummary(claim.id, space, main, controls)
