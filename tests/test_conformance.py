@@ -8,6 +8,8 @@ bit-identical evidence for the same seed with one worker and with two.
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 
 import pytest
 
@@ -54,3 +56,22 @@ def test_quick_profile_runs_within_budget_and_is_deterministic(claim):
         assert r.seconds <= claim.budget, f"{claim.id} took {r.seconds:.1f} s, budget {claim.budget} s"
     assert _evidence(one) == _evidence(two), "evidence differs between --jobs 1 and --jobs 2"
     assert one.verdict == two.verdict
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex")
+def test_every_statement_compiles_as_latex(tmp_path):
+    """The authors' LaTeX (statements, titles, docstring and method math) compiles, so the
+    report shows it as written rather than falling back to plain text."""
+    from workbench.report import environment
+
+    env = environment()
+    body = env.from_string(
+        "%% for c in claims\n\\section*{\\VAR{c.paper.title|mathtext}}\n\\VAR{c.statement|latex}\n\n"
+        "\\VAR{c.description|mathtext}\n\n\\VAR{c.method|mathtext}\n%% endfor\n").render(claims=CLAIMS)
+    doc = ("\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage{lmodern}\\usepackage{amsmath,amssymb}"
+           "\\begin{document}\n" + body + "\\end{document}\n")
+    (tmp_path / "statements.tex").write_text(doc)
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                           "statements.tex"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    errors = [line for line in proc.stdout.splitlines() if line.startswith("!") or line.startswith("l.")]
+    assert proc.returncode == 0, "\n".join(errors[:6])

@@ -50,3 +50,26 @@ def test_without_tex_the_tex_is_written_and_the_user_told(tmp_path, toy_registry
                 registry=toy_registry, progress=False)
     assert "pdf" not in s.report and (tmp_path / "out" / "report.tex").exists()
     assert any("apt-get install" in m for m in s.messages)
+
+
+def test_a_statement_that_does_not_compile_falls_back_to_plain_text(tmp_path):
+    from workbench import Identity, Paper, claim
+    from workbench.model import Registry
+
+    reg = Registry()
+    p = Paper(slug="bad_tex", title="T", authors=("A",), venue="V", year=2025, arxiv="0")
+
+    @claim(p, source="s", evidence="identity", statement=r"tight (Drori & Teboulle) $\frac{1}{2$", registry=reg)
+    def bad(ctx):
+        """Docstring with $x_1$."""
+        return Identity(1.0, 1.0, why="x")
+
+    @bad.control("x")
+    def _(ctx):
+        return Identity(1.0, 2.0, why="x")
+
+    s = api.run(db=tmp_path / "wb.sqlite", out=tmp_path / "out", registry=reg, progress=False)
+    if shutil.which("latexmk"):  # the fallback is part of building the PDF
+        assert s.report.get("pdf"), s.messages
+        assert any("plain text" in m for m in s.messages)
+        assert r"Drori \& Teboulle" in (tmp_path / "out" / "report.tex").read_text()

@@ -54,8 +54,12 @@ def escape_text_with_math(value: Any) -> Latex:
     return Latex("".join(escape_latex(p) if i % 2 == 0 else f"${p}$" for i, p in enumerate(parts)))
 
 
-def environment() -> jinja2.Environment:
-    """Jinja2 environment with LaTeX-safe delimiters, StrictUndefined and escaping by default."""
+def environment(plain: bool = False) -> jinja2.Environment:
+    """Jinja2 environment with LaTeX-safe delimiters, StrictUndefined and escaping by default.
+
+    With ``plain=True`` the authors' LaTeX (statements, math in docstrings) is escaped too: the
+    fallback when it does not compile.
+    """
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         block_start_string=r"\BLOCK{", block_end_string="}",
@@ -65,8 +69,8 @@ def environment() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, autoescape=False,
         undefined=jinja2.StrictUndefined, finalize=escape_latex,
     )
-    env.filters["latex"] = Latex
-    env.filters["mathtext"] = escape_text_with_math
+    env.filters["latex"] = (lambda v: Latex(escape_latex(v))) if plain else Latex
+    env.filters["mathtext"] = (lambda v: Latex(escape_latex(v))) if plain else escape_text_with_math
     return env
 
 
@@ -268,7 +272,6 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> t
     for r in results:
         fig = _figure(r, figures)
         r["figure"] = f"figures/{fig}" if fig else None
-        r["statement_tex"] = Latex(r["statement"])
         r["previous"] = previous.get(r["claim_id"])
         r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
     sweeps = store.latest_sweeps([r["claim_id"] for r in results])
@@ -278,17 +281,31 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> t
         sw["figure"] = f"figures/{name}"
         sw["changes"] = _sweep_changes(sw)
     counts = {v: sum(r["verdict"] == v for r in results) for v in VERDICT_COLOURS}
-    tex = environment().get_template("report.tex.j2").render(
-        run=run, papers=_paper_groups(results), results=results, counts=counts, colours=VERDICT_COLOURS,
-        sweeps=sweeps, searches=store.latest_searches([r["claim_id"] for r in results]),
-    )
+    searches = store.latest_searches([r["claim_id"] for r in results])
+
+    def render(plain: bool) -> str:
+        return environment(plain).get_template("report.tex.j2").render(
+            run=run, papers=_paper_groups(results), results=results, counts=counts, colours=VERDICT_COLOURS,
+            sweeps=sweeps, searches=searches)
+
     paths = {"tex": out / "report.tex", "macros": out / "claims.tex", "json": out / "results.json"}
-    paths["tex"].write_text(tex)
+    paths["tex"].write_text(render(plain=False))
     paths["macros"].write_text(_macros(run, results))
     paths["json"].write_text(json.dumps(_json(run, results), indent=2, default=str))
     messages = []
     if pdf:
         built, message = build_pdf(paths["tex"])
+        if built is None and shutil.which("latexmk"):
+            # The authors' LaTeX (a statement or docstring math) may not compile: keep the log,
+            # and build the report again with that LaTeX shown as plain text.
+            log = paths["tex"].with_suffix(".log")
+            failed = out / "report-failed.log"
+            if log.exists():
+                shutil.copy(log, failed)
+            paths["tex"].write_text(render(plain=True))
+            built, retry = build_pdf(paths["tex"])
+            message = (f"the claims' LaTeX did not compile (see {failed}); the PDF shows statements as plain text"
+                       if built else retry)
         if built:
             paths["pdf"] = built
         if message:

@@ -121,6 +121,7 @@ def search_function(claim: Claim, func: Any, uid: str, *, examples: int, profile
               suppress_health_check=list(HealthCheck), derandomize=False)
     @given(_strategies(claim, space))
     def explore(params: dict[str, Any]) -> None:
+        params = {name: params[name] for name in space}  # the claim's order, for the report
         outcome.evaluations += 1
         try:
             probe = _probe(claim, func, uid, params, profile, seed)
