@@ -42,7 +42,7 @@ def paper(tmp_path, monkeypatch):
     (pkg / "core.py").write_text(SIM)
     (tmp_path / "src" / "wbtmp_paper.py").write_text(PAPER_MODULE)
     monkeypatch.syspath_prepend(str(tmp_path / "src"))
-    monkeypatch.setattr(cache, "SCIENCE_PACKAGES", ("simulations", "wbtmp_sim"))
+    monkeypatch.setattr(cache, "SCIENCE_PACKAGES", ("simulations", "theorems", "wbtmp_sim"))
     module = importlib.import_module("wbtmp_paper")
     yield module, pkg / "core.py"
     for name in ("wbtmp_paper", "wbtmp_sim", "wbtmp_sim.core"):

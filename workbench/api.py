@@ -9,13 +9,12 @@ import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import joblib
 
-from .cache import CacheKey, ResultCache
+from .cache import CacheKey, ResultCache, package_versions
 from .context import pin_blas_threads
 from .evidence import Verdict
 from .execute import ClaimResult, result_from_record, result_record, run_claim
@@ -66,12 +65,7 @@ class RunSummary:
 
 def run_metadata(jobs: int, backend: str) -> dict[str, Any]:
     """Versions of the numerical packages, git revision, host and Python of this run."""
-    versions = {}
-    for name in VERSIONED:
-        try:
-            versions[name] = version(name)
-        except PackageNotFoundError:
-            versions[name] = "not installed"
+    versions = package_versions(VERSIONED)
     try:
         rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                              cwd=Path(__file__).resolve().parent, timeout=5).stdout.strip() or None

@@ -23,7 +23,7 @@ import joblib
 
 from .model import Claim
 
-SCIENCE_PACKAGES = ("simulations",)
+SCIENCE_PACKAGES = ("simulations", "theorems")
 NUMERICAL = ("numpy", "scipy", "sympy", "mpmath", "cvxpy", "qiskit", "qiskit-aer", "joblib")
 
 
@@ -68,13 +68,14 @@ def code_digests(claim: Claim) -> dict[str, str]:
     return out
 
 
-def numerical_versions() -> dict[str, str]:
+def package_versions(names: tuple[str, ...] = NUMERICAL) -> dict[str, str]:
+    """Installed version of each distribution in ``names`` ("not installed" when absent)."""
     out = {}
-    for name in NUMERICAL:
+    for name in names:
         try:
             out[name] = version(name)
         except PackageNotFoundError:
-            out[name] = "-"
+            out[name] = "not installed"
     return out
 
 
@@ -96,7 +97,7 @@ class CacheKey:
     @classmethod
     def of(cls, claim: Claim, profile: str, seed: int, params: dict[str, Any]) -> CacheKey:
         return cls(claim.id, profile, int(seed), json.loads(json.dumps(params, default=str)),
-                   code_digests(claim), numerical_versions())
+                   code_digests(claim), package_versions())
 
 
 def why_missed(old: dict[str, Any] | None, new: CacheKey) -> str:
