@@ -35,6 +35,7 @@ def test_claim_is_documented(claim):
     assert p.title and p.authors and p.venue and p.year >= 1900
     assert p.arxiv or p.identifier, f"{p.slug} needs an arXiv id or another identifier"
     assert claim.statement.count("$") % 2 == 0, "unbalanced $ in the LaTeX statement"
+    assert claim.expect == "VERIFIED" or claim.expect_reason.strip()
     for name, param in claim.params.items():
         assert param.doc, f"parameter {name} of {claim.id} needs a doc string"
         param.coerce(name, param.quick)

@@ -32,3 +32,23 @@ def _(ctx):
     result = pytester.runpytest("--wb-claims", "-k", "always_violated", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*bad_paper.always_violated: REFUTED*", "*counterexample*"])
+
+
+def test_a_claim_declared_inconclusive_passes_when_inconclusive(pytester):
+    pytester.makeconftest('''
+from workbench import Proportion, Paper, claim
+
+P = Paper(slug="noisy_paper", title="Noisy", authors=("X",), venue="ICLR 2025", year=2025)
+
+@claim(P, source="Thm 2", evidence="proportion", statement="$p \\\\ge 1/2$", expect="INCONCLUSIVE",
+       expect_reason="the success probability is too close to 1/2 to decide with 100 trials")
+def borderline(ctx):
+    """A proportion at the threshold."""
+    return Proportion(50, 100, 0.5, why="toy")
+
+@borderline.control("nothing")
+def _(ctx):
+    return Proportion(0, 100, 0.5, why="toy")
+''')
+    result = pytester.runpytest("--wb-claims", "-k", "borderline", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)

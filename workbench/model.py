@@ -164,6 +164,8 @@ class Claim:
     budget: float = 120.0
     controls: list[Control] = field(default_factory=list)
     module: str = ""
+    expect: str = "VERIFIED"
+    expect_reason: str = ""
 
     @property
     def description(self) -> str:
@@ -236,6 +238,8 @@ def claim(
     params: dict[str, Param] | None = None,
     budget: float = 120.0,
     registry: Registry | None = None,
+    expect: str = "VERIFIED",
+    expect_reason: str = "",
 ) -> Callable[[Callable[..., Any]], Claim]:
     """Register a claim of ``paper``.
 
@@ -252,6 +256,10 @@ def claim(
         budget: time limit for the claim and its controls in the quick profile, in seconds
             (the full profile gets ten times as much).
         registry: where to register (default: the global :data:`REGISTRY`).
+        expect: the verdict the check is known to reach, when it is not VERIFIED: an honest
+            INCONCLUSIVE (the claim cannot be decided by simulation at this size) or a REFUTED
+            finding. The pytest item passes when the verdict is the expected one; the report and
+            the command line still show the verdict itself.  Needs ``expect_reason``.
 
     Returns:
         A decorator turning ``f(ctx) -> Evidence`` into a registered :class:`Claim`.
@@ -263,12 +271,17 @@ def claim(
         raise ClaimDefinitionError(f"evidence kind {evidence!r} is not one of {EVIDENCE_KINDS}")
     if not statement.strip() or not source.strip():
         raise ClaimDefinitionError("a claim needs a statement and its source in the paper")
+    if expect not in ("VERIFIED", "INCONCLUSIVE", "REFUTED"):
+        raise ClaimDefinitionError(f"expect must be VERIFIED, INCONCLUSIVE or REFUTED, not {expect!r}")
+    if expect != "VERIFIED" and not expect_reason.strip():
+        raise ClaimDefinitionError(f"a claim expected to be {expect} needs expect_reason saying why")
 
     def register(func: Callable[..., Any]) -> Claim:
         c = Claim(
             id=f"{paper.slug}.{func.__name__}", name=func.__name__, paper=paper, func=func,
             statement=statement, source=source, evidence=evidence, reconstructed=reconstructed,
             method=method, params=dict(params or {}), budget=float(budget), module=func.__module__,
+            expect=expect, expect_reason=expect_reason,
         )
         (registry or REGISTRY).add(c)
         return c

@@ -1,7 +1,8 @@
 """pytest plugin: every registered claim is a test item.
 
-An item passes when its claim is VERIFIED and every control REFUTED; a failure shows the
-evidence.  Claims are collected when the ini option ``wb_claims`` is true (this project sets
+An item passes when its claim is VERIFIED and every control REFUTED (or, for a claim declared
+with ``expect=``, when it reaches that verdict: an honest INCONCLUSIVE or a REFUTED finding);
+a failure shows the evidence.  Claims are collected when the ini option ``wb_claims`` is true (this project sets
 it) and pytest was not pointed at explicit files, or always with ``--wb-claims``.  Options:
 ``--wb-profile`` (quick), ``--wb-seed`` (0), ``--wb-jobs`` (1).
 """
@@ -48,14 +49,15 @@ class ClaimItem(pytest.Item):
         opt = self.config.getoption
         result = run_claim(self.claim, profile=opt("wb_profile"), seed=opt("wb_seed"), jobs=opt("wb_jobs"))
         self.user_properties.append(("verdict", result.verdict.value))
-        if not result.passed:
+        if result.verdict.value != self.claim.expect:
             raise ClaimFailure(result)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if not isinstance(excinfo.value, ClaimFailure):
             return super().repr_failure(excinfo)
         r = excinfo.value.result
-        lines = [f"{r.claim.id}: {r.verdict.value}" + (f" ({r.note})" if r.note else ""),
+        lines = [f"{r.claim.id}: {r.verdict.value}" + (f" ({r.note})" if r.note else "")
+                 + (f"; expected {r.claim.expect}" if r.claim.expect != "VERIFIED" else ""),
                  f"  statement ({r.claim.source}): {r.claim.statement}",
                  f"  evidence ({r.claim.evidence}): {r.outcome.verdict.value}: {r.outcome.decision.summary}"]
         for row in r.outcome.decision.rows:

@@ -239,7 +239,8 @@ def _json(run: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
                           for k in ("summary", "error_probability", "headline", "counterexample")},
              "controls": [{"id": c["outcome_id"], "broken": c["broken"], "verdict": c["verdict"],
                            "summary": c["decision"]["summary"]} for c in r["controls"]],
-             "params": r["params"], "seconds": r["seconds"], "provenance": r["provenance"]}
+             "params": r["params"], "seconds": r["seconds"], "provenance": r["provenance"],
+             "expect": r["expect"], "expect_reason": r["expect_reason"]}
             for r in results
         ],
     }

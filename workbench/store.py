@@ -50,6 +50,8 @@ CREATE TABLE IF NOT EXISTS claims (
     seconds REAL NOT NULL,
     finished TEXT NOT NULL,
     provenance TEXT NOT NULL,          -- 'cache', or 'ran: <why it was not taken from the cache>'
+    expect TEXT NOT NULL,              -- the verdict the check is declared to reach
+    expect_reason TEXT NOT NULL,
     PRIMARY KEY (run_id, claim_id)
 );
 CREATE TABLE IF NOT EXISTS outcomes (
@@ -205,10 +207,11 @@ class Store:
         c = result.claim
         with self._guard("write"), self.conn:
             self.conn.execute(
-                "INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (run_id, c.id, json.dumps(c.paper.as_dict()), c.name, c.statement, c.source, c.description,
                  c.method, c.evidence, int(c.reconstructed), json.dumps(result.params, default=str),
-                 result.verdict.value, result.note, result.seconds, _now(), provenance),
+                 result.verdict.value, result.note, result.seconds, _now(), provenance, c.expect,
+                 c.expect_reason),
             )
             rows = [("claim", result.outcome, "")] + [("control", o, ctl.broken) for ctl, o in result.controls]
             for role, o, broken in rows:
