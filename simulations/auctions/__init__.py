@@ -1,0 +1,46 @@
+"""Auctions: Myerson's optimal auction (ironing, revenue), private quantile estimation."""
+
+from .myerson import (
+    IronedCurve,
+    PiecewiseUniform,
+    VirtualValueAuction,
+    auction_from_curves,
+    deviation_gains,
+    discrete_ironed_curve,
+    expected_max_positive,
+    expected_revenue,
+    ironed_curve,
+    myerson_revenue,
+    quantile_grid,
+)
+
+__all__ = [
+    "IronedCurve", "PiecewiseUniform", "deviation_gains", "VirtualValueAuction", "auction_from_curves", "discrete_ironed_curve",
+    "expected_max_positive", "expected_revenue", "ironed_curve", "myerson_revenue", "quantile_grid",
+]
+from .private_quantiles import (  # noqa: E402
+    max_log_ratio,
+    privacy_audit,
+    private_quantiles,
+    quantile_auction,
+    quantile_output_density,
+    sample_quantile,
+)
+
+__all__ += [
+    "max_log_ratio", "privacy_audit", "private_quantiles", "quantile_auction",
+    "quantile_output_density", "sample_quantile",
+]
+from .procurement import (  # noqa: E402
+    best_benchmark,
+    cost_blind_greedy,
+    distorted_greedy,
+    seller_utility,
+    threshold_payment,
+    weighted_coverage,
+)
+
+__all__ += [
+    "best_benchmark", "cost_blind_greedy", "distorted_greedy", "seller_utility", "threshold_payment",
+    "weighted_coverage",
+]

@@ -1,0 +1,169 @@
+"""Tests of simulations.auctions against closed forms, a linear program and Monte Carlo."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+from scipy.optimize import linprog
+
+from simulations.auctions import (
+    PiecewiseUniform,
+    VirtualValueAuction,
+    auction_from_curves,
+    deviation_gains,
+    discrete_ironed_curve,
+    expected_max_positive,
+    expected_revenue,
+    ironed_curve,
+    max_log_ratio,
+    myerson_revenue,
+    privacy_audit,
+    quantile_auction,
+    quantile_output_density,
+    sample_quantile,
+)
+
+
+@pytest.mark.parametrize("dists, ref", [
+    ([stats.uniform(0, 1)], 1 / 4),
+    ([stats.uniform(0, 1)] * 2, 5 / 12),
+    ([stats.uniform(0, 1)] * 3, 17 / 32),            # (n-1)/(n+1) + 2^-n/(n+1)
+    ([stats.uniform(0, 1), stats.uniform(0, 2)], 31 / 48),
+    ([stats.expon()], math.exp(-1)),
+    ([stats.expon()] * 2, 2 * math.exp(-1) - math.exp(-2) / 2),
+])
+def test_myerson_revenue_closed_forms(dists, ref):
+    assert myerson_revenue(dists) == pytest.approx(ref, abs=1e-6)
+
+
+def test_single_irregular_bidder_is_the_best_posted_price():
+    m = PiecewiseUniform([(0.0, 1.0), (1.0, 3.0)], [0.9, 0.1])
+    p = np.linspace(0, 3, 300001)
+    assert myerson_revenue([m]) == pytest.approx(float(np.max(p * m.sf(p))), abs=1e-6)
+    # ironing matters with two bidders: raw virtual values give a different number
+    assert abs(myerson_revenue([m, m]) - myerson_revenue([m, m], iron=False)) > 1e-2
+
+
+def test_piecewise_uniform_matches_scipy_uniform():
+    m, u = PiecewiseUniform([(1.0, 3.0)], [1.0]), stats.uniform(1, 2)
+    x = np.linspace(0, 4, 17)
+    np.testing.assert_allclose(m.cdf(x), u.cdf(x), atol=1e-15)
+    q = np.linspace(0, 1, 11)
+    np.testing.assert_allclose(m.isf(q), u.isf(q), atol=1e-15)
+
+
+def test_discrete_ironing_hand_case():
+    # values 1, 2 with mass 1/2: revenue curve points (0, 0), (1/2, 1), (1, 1) -> slopes 2, 0
+    c = discrete_ironed_curve([1.0, 2.0], [0.5, 0.5])
+    np.testing.assert_allclose(c.phi, [2.0, 0.0])
+    assert expected_max_positive([c]) == pytest.approx(1.0)
+    # an irregular discrete distribution: values 1, 2, 3 with mass .5, .1, .4 -> points
+    # (0,0), (.4,1.2), (.5,1.0), (1,1): (.5,1.0) lies below the chord, ironing 2 with 1
+    c = discrete_ironed_curve([1.0, 2.0, 3.0], [0.5, 0.1, 0.4])
+    np.testing.assert_allclose(c.phi, [3.0, -0.2 / 0.6, -0.2 / 0.6])
+
+
+def _lp_optimal_revenue(values, probs):
+    """Optimal DSIC revenue for two bidders with discrete iid values, by linear programming."""
+    K = len(values)
+    prof = list(itertools.product(range(K), repeat=2))
+    idx = {(i, a, b): n for n, (i, (a, b)) in enumerate(itertools.product(range(2), prof))}
+    nx = len(idx)  # x variables, then p variables
+    c = np.zeros(2 * nx)
+    for (_i, a, b), n in idx.items():
+        c[nx + n] = -probs[a] * probs[b]
+    A, ub = [], []
+    for a, b in prof:  # feasibility
+        row = np.zeros(2 * nx)
+        row[idx[0, a, b]] = row[idx[1, a, b]] = 1
+        A.append(row)
+        ub.append(1)
+    for i, (a, b) in itertools.product(range(2), prof):
+        own = a if i == 0 else b
+        for dev in range(K):
+            if dev == own:
+                continue
+            da, db = (dev, b) if i == 0 else (a, dev)
+            row = np.zeros(2 * nx)  # u(dev) - u(true) <= 0
+            row[idx[i, da, db]] += values[own]
+            row[nx + idx[i, da, db]] -= 1
+            row[idx[i, a, b]] -= values[own]
+            row[nx + idx[i, a, b]] += 1
+            A.append(row)
+            ub.append(0)
+        row = np.zeros(2 * nx)  # individual rationality
+        row[idx[i, a, b]] = -values[own]
+        row[nx + idx[i, a, b]] = 1
+        A.append(row)
+        ub.append(0)
+    res = linprog(c, A_ub=np.array(A), b_ub=ub, bounds=[(0, 1)] * nx + [(None, None)] * nx, method="highs")
+    assert res.status == 0
+    return -res.fun
+
+
+@pytest.mark.parametrize("values, probs", [([1.0, 2.0, 3.0], [0.5, 0.1, 0.4]), ([0.5, 1.0, 4.0, 5.0], [0.3, 0.3, 0.2, 0.2])])
+def test_discrete_myerson_matches_linear_program(values, probs):
+    ours = myerson_revenue([(values, probs)] * 2)
+    assert ours == pytest.approx(_lp_optimal_revenue(values, probs), abs=1e-9)
+
+
+def test_expected_revenue_matches_monte_carlo_of_the_auction():
+    rng = np.random.default_rng(0)
+    dists = [stats.uniform(0, 1), stats.uniform(0, 2)]
+    auction = quantile_auction([np.sort(rng.uniform(0, 1, 6)), np.sort(rng.uniform(0, 2, 6))])
+    exact = expected_revenue(auction, dists)
+    v = np.column_stack([d.rvs(size=20000, random_state=rng) for d in dists])
+    pay = np.array([auction.outcome(row)[1] for row in v])
+    se = pay.std() / np.sqrt(pay.size)
+    assert abs(pay.mean() - exact) < 4 * se
+    # the optimal auction's revenue by the same formula equals myerson_revenue
+    opt = auction_from_curves([ironed_curve(d) for d in dists])
+    assert expected_revenue(opt, dists) == pytest.approx(31 / 48, abs=1e-6)
+
+
+def test_quantile_density_hand_case_and_normalisation():
+    eps = 1.0
+    edges, logd = quantile_output_density([0.25, 0.75], 0.5, eps, 0.0, 1.0)
+    z = 0.25 * math.exp(-eps / 2) * 2 + 0.5
+    np.testing.assert_allclose(np.exp(logd), [math.exp(-eps / 2) / z, 1 / z, math.exp(-eps / 2) / z])
+    rng = np.random.default_rng(1)
+    data = rng.uniform(size=7)
+    edges, logd = quantile_output_density(data, 0.3, 2.0, 0.0, 1.0)
+    assert np.sum(np.exp(logd) * np.diff(edges)) == pytest.approx(1.0, abs=1e-12)
+    draws = np.array([sample_quantile(rng, data, 0.3, 2.0, 0.0, 1.0) for _ in range(4000)])
+    mean = np.sum(np.exp(logd) * np.diff(edges) * 0.5 * (edges[1:] + edges[:-1]))
+    assert abs(draws.mean() - mean) < 4 * draws.std() / np.sqrt(draws.size)
+
+
+def test_max_log_ratio_matches_a_fine_grid():
+    d1, d2 = [0.1, 0.4, 0.8], [0.1, 0.9, 0.8]
+    exact = max_log_ratio(d1, d2, 0.5, 1.3, 0.0, 1.0)
+    grid = np.linspace(0.0005, 0.9995, 1000)
+    e1, l1 = quantile_output_density(d1, 0.5, 1.3, 0.0, 1.0)
+    e2, l2 = quantile_output_density(d2, 0.5, 1.3, 0.0, 1.0)
+    f1 = l1[np.searchsorted(e1, grid, side="right") - 1]
+    f2 = l2[np.searchsorted(e2, grid, side="right") - 1]
+    assert exact == pytest.approx(np.max(f1 - f2), abs=1e-12)
+    assert exact <= 1.3 / 2 * 2 + 1e-12  # the exponential mechanism's guarantee for sensitivity 1
+
+
+def test_audit_separates_the_private_mechanism_from_half_noise():
+    domain = np.linspace(0, 1, 6)
+    data = np.array([0.0, 0.2, 0.2, 1.0])
+    assert privacy_audit(data, domain, 2, 1.0, 0.0, 1.0) <= 1.0 + 1e-12
+    assert privacy_audit(data, domain, 2, 1.0, 0.0, 1.0, noise_factor=1.0) > 1.0
+
+
+def test_second_price_scores_are_truthful_and_first_price_is_not():
+    grid = np.linspace(0, 1, 101)
+    auction = VirtualValueAuction((grid, grid), (grid + 1e-3, grid + 1e-3))  # a second-price auction on the grid
+    values = np.array([[0.3, 0.7], [0.9, 0.2], [0.55, 0.55]])
+    gain, util = deviation_gains(auction, values, grid)
+    assert gain.max() <= 1e-12 and util.min() >= -1e-12
+    assert auction.outcome([0.3, 0.7]) == (1, pytest.approx(0.31))
+    gain, _ = deviation_gains(auction, values, grid, payment_rule="pay_your_bid")
+    assert gain.max() > 0.1
