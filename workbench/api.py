@@ -232,6 +232,9 @@ def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, se
              backend: str, progress: bool, cache: ResultCache | None = None) -> bool:
     """Run claims one by one, committing each; return True when interrupted by Ctrl-C."""
     pin_blas_threads()
+    if jobs > 1 and backend == "loky":
+        # Start the worker processes now, so their start-up is not charged to a claim's budget.
+        joblib.Parallel(n_jobs=jobs, backend="loky")(joblib.delayed(abs)(i) for i in range(jobs))
     bar = _progress(progress)
     with bar:
         task = bar.add_task("claims", total=len(claims))

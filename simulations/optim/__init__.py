@@ -75,3 +75,62 @@ __all__ = [
     "shampoo_statistics", "shampoo_update", "soap_init", "soap_step", "train_adam", "train_soap",
     "unrotate",
 ]
+
+# (L0, L1)-smooth gradient methods (Vankov et al., ICLR 2025) and performance estimation (PEPit).
+from .l0l1 import (  # noqa: E402
+    L0L1Problem,
+    MethodRun,
+    complexity_bound,
+    cosh_problem,
+    double_well_l0l1_problem,
+    exp_square_problem,
+    function_upper_bound,
+    gradient_difference_bound,
+    l0l1_decrease,
+    l0l1_step_size,
+    quartic_problem,
+    run_method,
+    sample_pair_inequalities,
+)
+from .pep import PEPResult, gradient_step, pep_worst_case  # noqa: E402
+
+__all__ += [
+    "L0L1Problem", "MethodRun", "complexity_bound", "cosh_problem", "double_well_l0l1_problem",
+    "exp_square_problem", "function_upper_bound", "gradient_difference_bound", "l0l1_decrease",
+    "l0l1_step_size", "quartic_problem", "run_method", "sample_pair_inequalities",
+    "PEPResult", "gradient_step", "pep_worst_case",
+]
+
+# Nonlinearly preconditioned gradient methods (Oikonomidis et al., ICML 2025).
+from .nonlinear_precond import (  # noqa: E402
+    Reference,
+    SmoothProblem,
+    anisotropic_upper_bound,
+    clipping_reference,
+    cosh_reference,
+    preconditioned_gd,
+    quadratic_reference,
+)
+
+# Subset-Norm and Subspace-Momentum (Nguyen & Nguyen, ICML 2025).
+from .subset_norm import (  # noqa: E402
+    adagrad_coordinate_reference,
+    adagrad_norm_reference,
+    subset_norm_run,
+    subspace_momentum_run,
+)
+
+__all__ += [
+    "Reference", "SmoothProblem", "anisotropic_upper_bound", "clipping_reference", "cosh_reference",
+    "preconditioned_gd", "quadratic_reference", "adagrad_coordinate_reference",
+    "adagrad_norm_reference", "subset_norm_run", "subspace_momentum_run",
+]
+
+# chi-square DRO through its dual and D-SGD-C (Zhang et al., ICLR 2025); asynchronous bundle method.
+from .async_bundle import abm_run, delayed_gradient_descent, distributed_logistic  # noqa: E402
+from .dro import dsgdc_run, dual_derivatives, dual_minimum, primal_value  # noqa: E402
+
+__all__ += [
+    "abm_run", "delayed_gradient_descent", "distributed_logistic", "dsgdc_run", "dual_derivatives",
+    "dual_minimum", "primal_value",
+]

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
-    "L0L1Problem", "MethodRun", "complexity_bound", "cosh_problem", "double_well_l0l1_constant",
+    "L0L1Problem", "MethodRun", "PairCheck", "sample_pair_inequalities", "complexity_bound", "cosh_problem", "double_well_l0l1_constant",
     "double_well_l0l1_problem", "exp_square_problem", "gradient_difference_bound",
     "function_upper_bound", "l0l1_decrease", "l0l1_step_size", "quartic_problem", "run_method",
     "sublevel_smoothness_cosh",
@@ -402,3 +402,70 @@ def complexity_bound(L0: float, L1: float, R: float, F0: float, eps: float) -> f
     if not (eps > 0 and R > 0 and F0 > 0):
         raise ValueError(f"need eps, R, F0 > 0, got eps={eps!r}, R={R!r}, F0={F0!r}")
     return float(L0 * R**2 / eps + L1 * R * max(1.0, math.log(F0 / eps)))
+
+
+@dataclass
+class PairCheck:
+    r"""The two structural inequalities evaluated on sampled pairs $(x, y)$.
+
+    Attributes:
+        lhs, rhs: left- and right-hand sides, shape ``(2n,)``: the first $n$ entries are the
+            gradient-difference inequality, the last $n$ the function upper bound.
+        slack: allowed rounding per entry (absolute), from the magnitudes of the terms.
+        labels: ``"grad pair i"`` / ``"func pair i"``.
+        distance: $\|y - x\|$ per pair, shape ``(2n,)``.
+    """
+
+    lhs: np.ndarray
+    rhs: np.ndarray
+    slack: np.ndarray
+    labels: list[str]
+    distance: np.ndarray
+
+
+def sample_pair_inequalities(problem: L0L1Problem, rng: np.random.Generator, n: int, *,
+                             spread: float = 2.0, max_dist: float = 3.0,
+                             L0: float | None = None, L1: float | None = None) -> PairCheck:
+    r"""Evaluate both structural inequalities on $n$ random pairs.
+
+    $x \sim \mathcal N(0, \text{spread}^2 I)$ shifted to the minimiser, $y = x + r\,v$ with $v$
+    uniform on the sphere and $r$ log-uniform on $[10^{-3}, \text{max\_dist}]$.  The slack of each
+    entry is $16\epsilon$ times the sum of the magnitudes of the terms (float64 rounding of the
+    few operations involved, $\epsilon = 2^{-52}$).
+
+    Args:
+        problem: the function and (by default) its constants; ``L0``/``L1`` override them.
+        rng: generator; n: number of pairs, $\ge 1$.
+
+    Raises:
+        ValueError: on $n < 1$ or non-positive spread / distance.
+    """
+    if int(n) != n or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    if not (spread > 0 and max_dist > 1e-3):
+        raise ValueError("spread must be positive and max_dist above 1e-3")
+    a0 = problem.L0 if L0 is None else float(L0)
+    a1 = problem.L1 if L1 is None else float(L1)
+    d = problem.dim
+    eps = np.finfo(float).eps
+    glhs, grhs, gsl, flhs, frhs, fsl, dist = [], [], [], [], [], [], []
+    for _ in range(int(n)):
+        x = problem.x_star + spread * rng.standard_normal(d)
+        v = rng.standard_normal(d)
+        v /= np.linalg.norm(v)
+        r = float(np.exp(rng.uniform(np.log(1e-3), np.log(max_dist))))
+        y = x + r * v
+        gx, gy = problem.grad(x), problem.grad(y)
+        fx, fy = problem.f(x), problem.f(y)
+        gnx = float(np.linalg.norm(gx))
+        glhs.append(float(np.linalg.norm(gy - gx)))
+        grhs.append(gradient_difference_bound(gnx, r, a0, a1))
+        gsl.append(16 * eps * (float(np.linalg.norm(gy)) + gnx + grhs[-1]))
+        rhs = function_upper_bound(fx, gx, y - x, a0, a1)
+        flhs.append(fy)
+        frhs.append(rhs)
+        fsl.append(16 * eps * (abs(fy) + abs(fx) + abs(float(gx @ (y - x))) + abs(rhs - fx - gx @ (y - x))))
+        dist.append(r)
+    labels = [f"grad pair {i}" for i in range(n)] + [f"func pair {i}" for i in range(n)]
+    return PairCheck(np.array(glhs + flhs), np.array(grhs + frhs), np.array(gsl + fsl), labels,
+                     np.array(dist + dist))

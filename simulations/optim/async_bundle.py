@@ -1,0 +1,248 @@
+r"""An asynchronous bundle method (ABM) with simulated delays, and delayed gradient descent.
+
+Source: the asynchronous bundle method of "An Asynchronous Bundle Method for Distributed Learning
+Problems" (ICLR 2025); the server update below follows the authors' public parameter-server code
+as summarised in the research notes (the paper's text was not available).
+
+Problem: $F(x) = \sum_{i=1}^n f_i(x)$, $f_i$ convex and smooth, held by worker $i$ (here
+$\ell_2$-regularised logistic losses).  The server keeps, per worker, the last $m$ cuts
+$(z_{ij}, f_i(z_{ij}), g_{ij} = \nabla f_i(z_{ij}))$, the worker's last query point $z_i$ and a local
+smoothness estimate $\hat L_i = \|g_{\rm new} - g_{\rm prev}\|/\|z_{\rm new} - z_{\rm prev}\|$.  When a
+worker reports, the server sets $L = c\sum_i\hat L_i$, $\bar z = \frac1L\sum_i c\hat L_i z_i$ and
+
+.. math::  x_{k+1} = \arg\min_x \sum_i \max_{j\le m}\big[f_i(z_{ij}) + \langle g_{ij}, x - z_{ij}\rangle\big]
+           + \frac L2\|x - \bar z\|^2,
+
+solved in the dual over one simplex per worker, $x(\lambda) = \bar z - \frac1L\sum_i G_i\lambda_i$
+(accelerated projected gradient to a duality gap $\delta$).  No parameter depends on the delay.
+Each worker $i$ takes ``compute_time[i]`` time units per gradient; the event simulator records
+the delay (in server iterations) of every report.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import special
+
+__all__ = [
+    "ABMRun", "DistributedLogistic", "abm_run", "cut_model", "delayed_gradient_descent",
+    "distributed_logistic", "project_simplex",
+]
+
+
+@dataclass(frozen=True)
+class DistributedLogistic:
+    r"""$f_i(x) = \sum_{r \in \text{worker } i}\log(1 + e^{-b_r a_r^\top x}) + \frac{\mu}{2n}\|x\|^2$.
+
+    Attributes: A (list of per-worker data matrices), b (labels), mu ($\ell_2$ weight),
+    x_star and F_star (computed by Newton's method to float64 precision), nonconvex_worker
+    (index of a worker whose loss gets $-\frac{\kappa}{2}\|x\|^2$ added, or -1).
+    """
+
+    A: list
+    b: list
+    mu: float
+    kappa: float = 0.0
+    nonconvex_worker: int = -1
+    x_star: np.ndarray = field(default=None)
+    F_star: float = 0.0
+
+    @property
+    def n(self) -> int:
+        return len(self.A)
+
+    def f_i(self, i: int, x: np.ndarray) -> tuple[float, np.ndarray]:
+        """Value and gradient of worker ``i``'s loss at ``x``."""
+        M = self.A[i] * self.b[i][:, None]
+        z = M @ x
+        val = float(np.sum(np.logaddexp(0.0, -z))) + self.mu / (2 * self.n) * float(x @ x)
+        grad = -M.T @ special.expit(-z) + self.mu / self.n * x
+        if i == self.nonconvex_worker:
+            val -= 0.5 * self.kappa * float(x @ x)
+            grad = grad - self.kappa * x
+        return val, grad
+
+    def F(self, x: np.ndarray) -> float:
+        return sum(self.f_i(i, x)[0] for i in range(self.n))
+
+    def grad_F(self, x: np.ndarray) -> np.ndarray:
+        return sum(self.f_i(i, x)[1] for i in range(self.n))
+
+    def hessian_F(self, x: np.ndarray) -> np.ndarray:
+        H = (self.mu - (self.kappa if self.nonconvex_worker >= 0 else 0.0)) * np.eye(x.size)
+        for Ai, bi in zip(self.A, self.b, strict=True):
+            p = special.expit((Ai * bi[:, None]) @ x)
+            H = H + Ai.T @ (Ai * (p * (1 - p))[:, None])
+        return H
+
+
+def distributed_logistic(rng: np.random.Generator, n_workers: int, per_worker: int, d: int,
+                         mu: float, *, kappa: float = 0.0, nonconvex_worker: int = -1) -> DistributedLogistic:
+    r"""Random logistic-regression data split over ``n_workers``; $x^\star$, $F^\star$ by Newton.
+
+    Raises:
+        ValueError: on non-positive sizes or $\mu \le 0$.
+    """
+    if n_workers < 1 or per_worker < 1 or d < 1 or not mu > 0:
+        raise ValueError("need positive sizes and mu > 0")
+    w = rng.standard_normal(d)
+    A, b = [], []
+    for _ in range(n_workers):
+        Ai = rng.standard_normal((per_worker, d)) / math.sqrt(d)
+        bi = np.where(Ai @ w + 0.5 * rng.standard_normal(per_worker) >= 0, 1.0, -1.0)
+        A.append(Ai)
+        b.append(bi)
+    prob = DistributedLogistic(A, b, float(mu), float(kappa), int(nonconvex_worker))
+    x = np.zeros(d)
+    for _ in range(100):
+        step = np.linalg.solve(prob.hessian_F(x), prob.grad_F(x))
+        x = x - step
+        if np.linalg.norm(step) <= 1e-15 * max(1.0, np.linalg.norm(x)):
+            break
+    return DistributedLogistic(A, b, float(mu), float(kappa), int(nonconvex_worker), x, prob.F(x))
+
+
+def project_simplex(v: np.ndarray) -> np.ndarray:
+    """Euclidean projection of ``v`` onto the probability simplex (sort-based, Held et al. 1974)."""
+    u = np.sort(v)[::-1]
+    css = np.cumsum(u) - 1.0
+    idx = np.arange(1, v.size + 1)
+    rho = np.nonzero(u - css / idx > 0)[0][-1]
+    return np.maximum(v - css[rho] / (rho + 1.0), 0.0)
+
+
+def _solve_subproblem(G: list, V: list, zbar: np.ndarray, L: float, delta: float,
+                      max_iter: int = 300) -> np.ndarray:
+    r"""Maximise $D(\lambda) = \sum_i(-v_i^\top\lambda_i) + \langle\bar z, G\lambda\rangle - \frac1{2L}\|G\lambda\|^2$
+    over a product of simplices by FISTA; stop at a duality gap below ``delta``; return $x(\lambda)$."""
+    Gall = np.hstack(G)
+    vall = np.concatenate(V)
+    sizes = [g.shape[1] for g in G]
+    splits = np.cumsum(sizes)[:-1]
+    lam = np.concatenate([np.eye(s)[-1] for s in sizes])  # start at each worker's newest cut
+    step = L / max(float(np.linalg.norm(Gall, 2)) ** 2, 1e-300)
+    y, lam_prev, t = lam.copy(), lam.copy(), 1.0
+    x = zbar - Gall @ lam / L
+    for it in range(max_iter):
+        if it % 10 == 0:
+            x = zbar - Gall @ lam / L
+            # primal value of the model at x(lam) minus the dual value is the duality gap
+            cuts = Gall.T @ x - vall
+            primal = sum(np.max(c) for c in np.split(cuts, splits)) + L / 2 * float((x - zbar) @ (x - zbar))
+            dual = float(-vall @ lam + zbar @ (Gall @ lam) - (Gall @ lam) @ (Gall @ lam) / (2 * L))
+            if primal - dual <= delta * (1.0 + abs(primal)):
+                break
+        grad = -vall + Gall.T @ (zbar - Gall @ y / L)
+        z = y + step * grad
+        lam_prev, lam = lam, np.concatenate([project_simplex(p) for p in np.split(z, splits)])
+        t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
+        y = lam + (t - 1) / t_next * (lam - lam_prev)
+        t = t_next
+    return zbar - Gall @ lam / L
+
+
+@dataclass
+class ABMRun:
+    r"""Record of an ABM run.
+
+    Attributes:
+        F: $F(x_k)$ per server iteration, shape ``(K + 1,)``; delays: delay (server iterations)
+        of each report; cuts: per worker, the list of stored cuts $(z, f, g)$ at the end;
+        cut_history: all cuts ever stored, as (worker, z, f, g).
+    """
+
+    F: np.ndarray
+    delays: np.ndarray
+    cuts: list
+    cut_history: list
+
+
+def abm_run(problem: DistributedLogistic, compute_time: np.ndarray, n_iter: int, *, bundle_size: int = 10,
+            c: float = 1.0, delta: float = 1e-10, L_init: float = 1.0,
+            target: float | None = None) -> ABMRun:
+    r"""Simulate ABM with worker $i$ taking ``compute_time[i]`` per gradient (event-driven).
+
+    All workers start at $x_0 = 0$; each report is one server iteration; ties are processed one
+    at a time in worker order.  The delay of a report is the number of server iterations since
+    the point it evaluates was issued.  With ``target``, the run stops once
+    $\min_{j \le k} F(x_j) - F^\star \le$ target $\cdot |F^\star|$.  ``delta`` is the subproblem's
+    relative duality gap.
+
+    Raises:
+        ValueError: on a compute-time vector of the wrong length or non-positive entries.
+    """
+    n = problem.n
+    compute_time = np.asarray(compute_time, dtype=float)
+    if compute_time.shape != (n,) or np.any(compute_time <= 0):
+        raise ValueError(f"compute_time must be {n} positive numbers")
+    d = problem.A[0].shape[1]
+    x = np.zeros(d)
+    bundles: list[list] = [[] for _ in range(n)]
+    z_last = [None] * n
+    g_last = [None] * n
+    L_hat = np.full(n, float(L_init))
+    issued = np.zeros(n, dtype=int)              # server iteration at which the query was issued
+    query = [x.copy() for _ in range(n)]
+    events = [(compute_time[i], i) for i in range(n)]
+    heapq.heapify(events)
+    Fs, delays, history = [problem.F(x)], [], []
+    for k in range(int(n_iter)):
+        t, i = heapq.heappop(events)
+        z = query[i]
+        fz, gz = problem.f_i(i, z)
+        delays.append(k - issued[i])
+        if z_last[i] is not None and np.linalg.norm(z - z_last[i]) > 0:
+            L_hat[i] = float(np.linalg.norm(gz - g_last[i]) / np.linalg.norm(z - z_last[i]))
+        z_last[i], g_last[i] = z.copy(), gz.copy()
+        bundles[i].append((z.copy(), fz, gz.copy()))
+        history.append((i, z.copy(), fz, gz.copy()))
+        if len(bundles[i]) > bundle_size:
+            bundles[i].pop(0)
+        L = c * float(np.sum(L_hat))
+        zbar = sum(c * L_hat[j] * (z_last[j] if z_last[j] is not None else query[j]) for j in range(n)) / L
+        if all(bundles[j] for j in range(n)):
+            G = [np.array([cut[2] for cut in bundles[j]]).T for j in range(n)]
+            V = [np.array([cut[2] @ cut[0] - cut[1] for cut in bundles[j]]) for j in range(n)]
+            x = _solve_subproblem(G, V, zbar, L, delta)
+        else:
+            x = zbar - gz / L
+        Fs.append(problem.F(x))
+        query[i] = x.copy()
+        if target is not None and min(Fs) - problem.F_star <= target * abs(problem.F_star):
+            break
+        issued[i] = k + 1
+        heapq.heappush(events, (t + compute_time[i], i))
+    return ABMRun(np.array(Fs), np.array(delays), bundles, history)
+
+
+def cut_model(cuts: list, n: int, x: np.ndarray) -> float:
+    r"""$\sum_i \max_j [f_i(z_{ij}) + \langle g_{ij}, x - z_{ij}\rangle]$ for cuts ``(worker, z, f, g)``."""
+    best = np.full(n, -np.inf)
+    for i, z, f, g in cuts:
+        best[i] = max(best[i], f + float(g @ (x - z)))
+    return float(np.sum(best))
+
+
+def delayed_gradient_descent(problem: DistributedLogistic, gamma: float, tau: int, n_iter: int) -> np.ndarray:
+    r"""$x_{k+1} = x_k - \gamma\nabla F(x_{k-\tau})$ from $x_0 = \dots = x_{-\tau} = 0$; returns $F(x_k)$.
+
+    Raises:
+        ValueError: unless $\gamma > 0$ and $\tau \ge 0$.
+    """
+    if not gamma > 0 or tau < 0:
+        raise ValueError("need gamma > 0 and tau >= 0")
+    d = problem.A[0].shape[1]
+    xs = [np.zeros(d)] * (tau + 1)
+    Fs = [problem.F(xs[-1])]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(int(n_iter)):
+            x = xs[-1] - gamma * problem.grad_F(xs[-1 - tau])
+            xs.append(x)
+            xs = xs[-(tau + 1):]
+            Fs.append(problem.F(x))
+    return np.array(Fs)
+

@@ -1,0 +1,77 @@
+"""Unit tests of simulations.optim.subset_norm with hand-computed steps."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import optimize
+
+from simulations.optim.subset_norm import (
+    adagrad_coordinate_reference,
+    adagrad_norm_reference,
+    contiguous_subsets,
+    quad_cos_problem,
+    rate_trial,
+    run_adaptive,
+    sgd_momentum_reference,
+    subset_norm_run,
+    subspace_momentum_memory,
+    subspace_momentum_run,
+)
+
+
+def const_grad(g):
+    g = np.asarray(g, dtype=float)
+    return lambda x, t: g.copy()
+
+
+def test_subsets():
+    assert contiguous_subsets(5, 2).tolist() == [0, 0, 1, 1, 2]
+    with pytest.raises(ValueError):
+        contiguous_subsets(3, 4)
+
+
+def test_subset_norm_by_hand():
+    # g = (3, 4, 12) constant, subsets {0,1}, {2}, eta = 1, b0 = 1
+    xs, c = subset_norm_run(const_grad([3.0, 4.0, 12.0]), np.zeros(3), np.array([0, 0, 1]), 1.0, 1.0, 2)
+    assert c == 2
+    b1 = np.array([math.sqrt(1 + 25), math.sqrt(1 + 25), math.sqrt(1 + 144)])
+    assert np.allclose(xs[1], -np.array([3.0, 4.0, 12.0]) / b1, rtol=1e-15)
+    b2 = np.array([math.sqrt(1 + 50), math.sqrt(1 + 50), math.sqrt(1 + 288)])
+    assert np.allclose(xs[2], xs[1] - np.array([3.0, 4.0, 12.0]) / b2, rtol=1e-15)
+
+
+def test_references_by_hand():
+    g = [3.0, 4.0]
+    xn = adagrad_norm_reference(const_grad(g), np.zeros(2), 2.0, 0.0 + 1e-300, 1)
+    assert np.allclose(xn[1], -2.0 * np.array(g) / 5.0)
+    xc = adagrad_coordinate_reference(const_grad(g), np.zeros(2), 1.0, 1e-300, 1)
+    assert np.allclose(xc[1], [-1.0, -1.0])
+    xm = sgd_momentum_reference(const_grad(g), np.zeros(2), 1.0, 0.5, 2)
+    assert np.allclose(xm[1], [-1.5, -2.0]) and np.allclose(xm[2], [-1.5 - 2.25, -2.0 - 3.0])
+
+
+def test_subspace_momentum_by_hand():
+    # P = e1 (k = 1): momentum on the first coordinate, plain SGD on the second
+    P = np.array([[1.0, 0.0]])
+    xs = subspace_momentum_run(const_grad([2.0, 2.0]), np.zeros(2), P, 1.0, 0.5, 2)
+    assert np.allclose(xs[1], [-1.0, -2.0]) and np.allclose(xs[2], [-2.5, -4.0])
+    with pytest.raises(ValueError):
+        subspace_momentum_run(const_grad([1.0, 1.0]), np.zeros(2), np.array([[1.0, 1.0]]), 1.0, 0.5, 1)
+    assert subspace_momentum_memory(1000, 1000, 10) == 20000
+    assert subspace_momentum_memory(1000, 1000, 10, full_space=True) == 10**6
+
+
+def test_problem_and_trial():
+    rng = np.random.default_rng(0)
+    p = quad_cos_problem(6, rng, 1.0)
+    assert np.allclose(np.linalg.eigvalsh(p.H), np.linspace(0.5, 4.0, 6))
+    x = rng.standard_normal(6)
+    assert np.allclose(optimize.approx_fprime(x, p.f, 1e-7), p.grad(x), atol=1e-6)
+    assert p.sigma.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
+    out = rate_trial(np.random.default_rng(1), p, [8, 16], "subset_norm", 1.0, {"subset_size": 2})
+    assert len(out) == 2 and all(v > 0 for v in out)
+    with pytest.raises(ValueError):
+        run_adaptive(p, rng, x, 4, "nope", 1.0)
