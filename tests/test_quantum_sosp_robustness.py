@@ -1,0 +1,262 @@
+"""Unit tests of simulations.quantum against values computed another way: closed forms,
+brute-force enumeration, scipy special functions and Aer circuits against numpy FFT."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy import stats
+from scipy.special import j0
+
+from simulations.quantum import (
+    GradientOracle,
+    RampSaddle,
+    aer_probabilities,
+    amplitude_estimation_circuit,
+    binary_oracle_unitary,
+    boosting_runs,
+    classical_median_abs_error,
+    cosine_noise,
+    count_oracle_queries,
+    count_state_preparation_calls,
+    emulated_probabilities,
+    estimate_distribution,
+    exact_median_success,
+    fejer_kernel,
+    input_register_probabilities,
+    is_sosp,
+    jordan_circuit,
+    jordan_gradient,
+    kickback_circuit,
+    linear_phases,
+    log_law_slope,
+    median_gradient_estimate,
+    median_success,
+    mode_estimate,
+    numpy_probabilities,
+    oracle_phases,
+    perturbed_agd,
+    perturbed_gd,
+    phase_scale,
+    qae_distributions,
+    quantum_oracle,
+    rounded_oracle_values,
+    sample_median_outcomes,
+    worst_case_success,
+)
+from simulations.quantum.emulator import EXACT_QUANTILE_MAX_N, _sinc2_cdf
+
+
+# --------------------------------------------------------------------------- Jordan circuit
+def test_aer_matches_numpy_fft_and_counts_one_query():
+    rng = np.random.default_rng(0)
+    for d, n in [(1, 3), (2, 3), (3, 3), (2, 5)]:
+        H = rng.normal(size=(d, d))
+        H = (H + H.T) / 4
+        b = rng.uniform(-0.4, 0.4, size=d)
+        f = lambda X, H=H, b=b: X @ b + 0.5 * np.einsum("ij,jk,ik->i", X, H, X)  # noqa: E731
+        phases = oracle_phases(f, rng.normal(size=d), n, 1e-3, 1.0)
+        qc = jordan_circuit(phases, d, n)
+        assert count_oracle_queries(qc) == 1
+        assert np.max(np.abs(aer_probabilities(qc) - numpy_probabilities(phases, d, n))) < 1e-12
+
+
+def test_linear_gradient_recovered_and_reversed_qft_flips_sign():
+    g = np.array([0.25, -0.625])  # grid values 2M m / N with N = 16, M = 1
+    f = lambda X: X @ g  # noqa: E731
+    res = jordan_gradient(f, [0.1, -0.2], n=4, h=1e-3, M=1.0, rng=np.random.default_rng(1), runs=5)
+    np.testing.assert_allclose(res.estimate, g, atol=1e-12)
+    assert res.queries == 5 and res.resolution == 2 / 16
+    rev = jordan_circuit(oracle_phases(f, np.zeros(2), 4, 1e-3, 1.0), 2, 4, reverse_qft=True)
+    np.testing.assert_allclose(mode_estimate(aer_probabilities(rev), 2, 4, 1.0), -g, atol=1e-12)
+
+
+def test_kickback_equals_phase_oracle_and_transpose_negates():
+    d, n, n_out, h = 1, 4, 5, 0.05
+    x = 0.3 + h * (np.arange(16) - 8) / 16
+    S = phase_scale(n, h, 1.0)
+    F = rounded_oracle_values(0.2 * (x - 0.3), S, n_out)  # slope 0.2: bin 0.2 * 16 / 2 = 1.6
+    phase = aer_probabilities(jordan_circuit(2 * np.pi * F / 2**n_out, d, n))
+    kick = input_register_probabilities(aer_probabilities(kickback_circuit(F, d, n, n_out)), d * n)
+    np.testing.assert_allclose(kick, phase, atol=1e-12)
+    kick_t = input_register_probabilities(
+        aer_probabilities(kickback_circuit(F, d, n, n_out, transpose=True)), d * n)
+    np.testing.assert_allclose(kick_t, phase[(-np.arange(16)) % 16], atol=1e-12)  # g -> -g
+
+
+def test_binary_oracle_is_a_permutation_adding_F():
+    U = binary_oracle_unitary(np.array([3, 1]), 1, 2)
+    # |k=1, y=2> (index 1 + 2*2 = 5) -> |k=1, y=3> (index 7)
+    assert U[7, 5] == 1 and np.allclose(U @ U.T, np.eye(8))
+    with pytest.raises(ValueError):
+        binary_oracle_unitary(np.zeros(3, dtype=int), 1, 2)
+
+
+def test_cosine_noise_gives_bessel_law():
+    n, d, h = 4, 2, 1e-3
+    g = np.array([0.375, -0.25])
+    x0 = np.array([0.2, 0.1])
+    S = phase_scale(n, h, 1.0)
+    for a in (0.7, 2.404825557695773):
+        ph = oracle_phases(lambda X: X @ g, x0, n, h, 1.0, cosine_noise(x0, n, h, a / (2 * np.pi * S)))
+        P = numpy_probabilities(ph, d, n).reshape(16, 16)
+        assert abs(P[(-2) % 16, 3] - j0(a) ** 2) < 1e-9  # bins m = N g / 2 = (3, -2)
+
+
+# --------------------------------------------------------------------------- emulator
+def test_emulator_matches_aer_on_every_size_both_run():
+    rng = np.random.default_rng(2)
+    for d in range(1, 5):
+        for n in range(1, 12 // d + 1):
+            N = 2**n
+            ms = rng.uniform(-N / 2, N / 2, size=d)
+            pa = aer_probabilities(jordan_circuit(linear_phases(ms, n), d, n))
+            assert np.max(np.abs(pa - emulated_probabilities(ms, n))) < 1e-12, (d, n)
+
+
+def test_fejer_kernel_normalised_and_worst_case_closed_form():
+    for N in (2, 16, 1024):
+        assert abs(fejer_kernel(0.37 - np.arange(N), N).sum() - 1) < 1e-12
+        assert abs(worst_case_success(N) - 2 / (N**2 * np.sin(np.pi / (2 * N)) ** 2)) < 1e-14
+    assert abs(worst_case_success(2**30) - 8 / np.pi**2) < 1e-12
+    offsets = np.linspace(0, 0.99, 100)
+    worst = min(exact_median_success(f, 256, 7) for f in offsets)
+    assert abs(worst - exact_median_success(0.5, 256, 7)) < 1e-12
+
+
+def test_median_success_by_enumeration():
+    p_lo, p_hi = 0.1, 0.07
+    p_mid = 1 - p_lo - p_hi
+    total = 0.0
+    for outcome in itertools.product((0, 1, 2), repeat=5):  # below, inside, above
+        pr = np.prod([(p_lo, p_mid, p_hi)[o] for o in outcome])
+        if np.median(outcome) == 1:
+            total += pr
+    assert abs(total - median_success(p_lo, p_hi, 5)) < 1e-14
+
+
+def test_boosting_runs_matches_the_research_table():
+    # R(d) at delta = 0.01 from the feasibility study (section A.5), N -> infinity.
+    assert [boosting_runs(d, 0.01, 2**30) for d in (1, 4, 16, 64, 256, 4096)] == [7, 9, 11, 13, 17, 21]
+    with pytest.raises(ValueError):
+        boosting_runs(4, 1.5, 2**10)
+
+
+def test_log_law_slope_is_slope_of_log():
+    sizes = np.array([10.0, 100.0, 1000.0])
+    assert abs(log_law_slope(sizes) - np.polyfit(np.log(sizes), np.log(np.log(sizes)), 1)[0]) < 1e-12
+
+
+def _median_law(m, N, R):
+    g = np.arange(-N // 2, N // 2)
+    F = np.minimum(np.cumsum(fejer_kernel(m - g, N)), 1.0)
+    k = (R + 1) // 2
+    return g, np.diff(np.concatenate([[0.0], stats.beta.cdf(F, k, k)]))
+
+
+@pytest.mark.parametrize("n,m,R", [(6, 3.37, 5), (8, -7.5, 3), (14, 2.2, 3), (20, -11.9, 1)])
+def test_median_sampler_follows_order_statistic_law(n, m, R):
+    N = 2**n
+    rng = np.random.default_rng(3)
+    draws = sample_median_outcomes(np.full(40000, m), n, R, rng)
+    g, p = _median_law(m, N, R) if N <= 2**14 else _median_law(m, 2**14, R)
+    near = np.abs(g - m) < 30
+    emp = np.array([np.mean(draws == x) for x in g[near]])
+    # 40000 draws: total-variation sampling error ~ sqrt(K / draws) / 2 with K <= 60 outcomes
+    assert 0.5 * np.abs(emp - p[near]).sum() < 0.03
+
+
+def test_sinc_law_total_variation_below_half_over_N():
+    for n in (12, 16):
+        N = 2**n
+        assert N > EXACT_QUANTILE_MAX_N
+        for m in (3.37, -7.5, 0.5):
+            g = np.arange(-N // 2, N // 2)
+            m0 = np.floor(m)
+            C = _sinc2_cdf((g - m0).astype(np.int64), np.full(N, m - m0))
+            C[-1] = 1.0
+            p = np.diff(np.concatenate([[0.0], C]))
+            assert 0.5 * np.abs(p - fejer_kernel(m - g, N)).sum() <= 0.5 / N
+
+
+def test_median_estimate_is_within_one_bin_mostly():
+    rng = np.random.default_rng(4)
+    grad = np.array([0.01234, -0.3])
+    est = np.array([median_gradient_estimate(grad, 20, 1.0, 11, rng) for _ in range(300)])
+    assert np.mean(np.all(np.abs(est - grad) <= 2 / 2**20, axis=1)) > 0.97
+
+
+# --------------------------------------------------------------------------- amplitude estimation
+def test_amplitude_estimation_half_and_call_count():
+    qc = amplitude_estimation_circuit(0.5, 3)
+    assert count_state_preparation_calls(qc) == 2 * (2**3 - 1) + 1
+    values, p = estimate_distribution(aer_probabilities(qc), 3)
+    # a = 1/2: theta = pi/4, eigenphases +-1/4 of a turn: y = 2 and 6 with probability 1/2 each
+    np.testing.assert_allclose(p[[2, 6]], [0.5, 0.5], atol=1e-12)
+    np.testing.assert_allclose(values[[2, 6]], [0.5, 0.5], atol=1e-12)
+    probs, calls = qae_distributions([0.5, 0.2], 3)
+    np.testing.assert_allclose(probs[0], aer_probabilities(qc), atol=1e-12)
+    assert calls == 15
+
+
+def test_classical_median_error_brute_force():
+    a, n = 0.3, 4
+    errs = np.array([abs(k / n - a) for k in range(n + 1)])
+    pmf = stats.binom.pmf(np.arange(n + 1), n, a)
+    order = np.argsort(errs)
+    expected = errs[order][np.searchsorted(np.cumsum(pmf[order]), 0.5)]
+    assert classical_median_abs_error(a, n) == pytest.approx(expected)
+
+
+# --------------------------------------------------------------------------- SOSP algorithms
+def test_ramp_saddle_derivatives_and_sosp_test():
+    pr = RampSaddle(4, 0.02, w=0.05)
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        x = rng.normal(size=4)
+        e = 1e-6
+        fd = np.array([(pr.value(x + e * v) - pr.value(x - e * v)) / (2 * e) for v in np.eye(4)])
+        np.testing.assert_allclose(pr.gradient(x), fd, atol=1e-7)
+        assert pr.is_sosp(x) == is_sosp(pr.gradient(x), pr.hessian(x), pr.eps, pr.rho)
+    assert not pr.is_sosp(np.zeros(4)) and pr.is_sosp(np.array([0, 0, 0, 1.0]))
+
+
+def test_gd_without_perturbation_stays_on_saddle_and_pgd_escapes():
+    pr = RampSaddle(2, 0.04, w=0.05)
+    rng = np.random.default_rng(6)
+    plain = perturbed_gd(pr, GradientOracle("first_order"), rng, perturb=False, max_iter=3000)
+    assert plain.hit_iteration is None and plain.output[-1] == 0.0
+    oracle = quantum_oracle(pr)
+    run = perturbed_gd(pr, oracle, rng)
+    assert run.hit_iteration is not None and run.output_is_sosp
+    # queries: R per gradient plus one per function value (PGD perturbation test)
+    assert run.hit_queries >= oracle.runs * run.hit_iteration
+    # ramp traversal: at least ell Delta / (4 eps^2) iterations of gradient descent
+    assert run.hit_iteration >= pr.ell * pr.delta_f / (4 * pr.eps**2)
+
+
+def test_pagd_reaches_sosp_faster_than_pgd():
+    pr = RampSaddle(2, 0.02, w=0.05)
+    a = perturbed_agd(pr, GradientOracle("first_order"), np.random.default_rng(7))
+    b = perturbed_gd(pr, GradientOracle("first_order"), np.random.default_rng(7))
+    assert a.output_is_sosp and b.output_is_sosp and a.hit_iteration < b.hit_iteration
+
+
+def test_coarse_quantum_estimator_returns_the_saddle():
+    pr = RampSaddle(2, 0.04, w=0.05)
+    coarse = GradientOracle("quantum", runs=11, n=12, M=1.0)
+    run = perturbed_gd(pr, coarse, np.random.default_rng(8), stop_at_hit=False, max_iter=20000)
+    assert not run.output_is_sosp and abs(run.output[-1]) < 1e-3
+
+
+def test_bad_inputs_raise():
+    with pytest.raises(ValueError):
+        RampSaddle(1, 0.01)
+    with pytest.raises(ValueError):
+        jordan_circuit(np.zeros(3), 1, 2)
+    with pytest.raises(ValueError):
+        sample_median_outcomes(np.array([10.0]), 4, 3, np.random.default_rng(0))
+    with pytest.raises(ValueError):
+        GradientOracle("classical")
