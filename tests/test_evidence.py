@@ -164,3 +164,12 @@ def test_decide_rejects_non_evidence():
         decide("VERIFIED")
     with pytest.raises(EvidenceError, match="declares"):
         decide(Identity(1.0, 1.0, why="x"), expected_kind="bound")
+
+
+def test_labelled_instances_make_a_results_table():
+    d = decide(Identity([3, 5], [3, 5], why="exact ranks", labels=["(2,2,1)", "(3,3,1)"]))
+    assert [(r["quantity"], r["measured"], r["claimed"]) for r in d.rows] == [("(2,2,1)", "3", "3"), ("(3,3,1)", "5", "5")]
+    d = decide(Bound([0.1, 0.2], [1.0, 1.0], why="x", instances=["a", "b"]))
+    assert [r["quantity"] for r in d.rows] == ["a", "b"] and d.rows[1]["claimed"] == "<= 1"
+    many = decide(Identity(list(range(100)), list(range(100)), why="x", labels=[str(i) for i in range(100)]))
+    assert len(many.rows) == 1

@@ -98,6 +98,19 @@ def _require_reason(why: str, kind: str) -> None:
         raise EvidenceError(f"{kind} evidence needs `why`: the reason for its tolerance or level")
 
 
+TABLE_MAX = 60  # labelled instances up to this count are all shown in the evidence table
+
+
+def _per_instance_rows(labels: list[str] | None, measured: np.ndarray, claimed: list[str], tol: str,
+                       why: str, fallback: dict[str, str]) -> list[dict[str, str]]:
+    """One row per labelled instance (a results table), or the single deciding row."""
+    if not labels or len(labels) != measured.size or measured.size > TABLE_MAX:
+        return [fallback]
+    return [{"quantity": str(lab), "measured": fmt(v), "claimed": c, "tolerance": tol if i == 0 else "",
+             "reason": why if i == 0 else ""}
+            for i, (lab, v, c) in enumerate(zip(labels, measured.ravel(), claimed, strict=True))]
+
+
 def _tolist(x: np.ndarray) -> list:
     return np.asarray(x, dtype=float).ravel().tolist()
 
@@ -186,6 +199,7 @@ class Identity(Evidence):
             "quantity": self.quantity, "measured": fmt(m.ravel()[worst]) if m.size else "",
             "claimed": fmt(r.ravel()[worst]) if r.size else "", "tolerance": tol, "reason": self.why,
         }
+        rows = _per_instance_rows(self.labels, m, [fmt(v) for v in r.ravel()], tol, self.why, row)
         nonzero = np.abs(r).ravel() > 0
         rel = err.ravel()[nonzero] / np.abs(r).ravel()[nonzero]
         headline = {"max_abs_error": float(err.max()) if err.size else 0.0,
@@ -194,11 +208,11 @@ class Identity(Evidence):
         if ok:
             return Decision(Verdict.VERIFIED,
                             f"all {m.size} entries agree (largest error {fmt(headline['max_abs_error'])}, {tol})",
-                            [row], headline=headline)
+                            rows, headline=headline)
         return Decision(Verdict.REFUTED,
                         f"{label}: measured {fmt(m.ravel()[worst])} against {fmt(r.ravel()[worst])}, "
                         f"error {fmt(err.ravel()[worst])} beyond {tol}",
-                        [row], headline=headline,
+                        rows, headline=headline,
                         counterexample={"entry": label, "measured": float(m.ravel()[worst]),
                                         "reference": float(r.ravel()[worst])})
 
@@ -339,6 +353,7 @@ class Bound(Evidence):
         label = self.instances[worst] if self.instances else f"instance {worst}"
         row = {"quantity": f"{self.quantity} (tightest instance)", "measured": fmt(m[worst]),
                "claimed": f"{self.relation} {fmt(b[worst])}", "tolerance": tol, "reason": self.why}
+        rows = _per_instance_rows(self.instances, m, [f"{self.relation} {fmt(v)}" for v in b], tol, self.why, row)
         figure = {"type": "bound", "x": _tolist(self.x) if self.x is not None else list(range(m.size)),
                   "measured": m.tolist(), "bound": b.tolist(), "relation": self.relation,
                   "xlabel": self.xlabel, "ylabel": self.quantity} if m.size > 1 else None
@@ -346,11 +361,11 @@ class Bound(Evidence):
         if n_bad == 0:
             return Decision(Verdict.VERIFIED,
                             f"all {m.size} instances satisfy the bound; smallest margin {fmt(margin)}",
-                            [row], headline=headline, figure=figure)
+                            rows, headline=headline, figure=figure)
         return Decision(Verdict.REFUTED,
                         f"{n_bad} of {m.size} instances violate the bound; worst is {label}: "
                         f"{fmt(m[worst])} against {self.relation} {fmt(b[worst])}",
-                        [row], headline=headline, figure=figure,
+                        rows, headline=headline, figure=figure,
                         counterexample={"instance": label, "index": worst, "measured": float(m[worst]),
                                         "bound": float(b[worst])})
 

@@ -41,3 +41,71 @@ __all__ = [
     "random_orthogonal_projector", "relaxed_mcweeny_step", "similar_diagonal",
     "spectral_projector", "symbolic_idempotent", "symmetric_perturbation", "unvec", "vec",
 ]
+
+# Neurovarieties of polynomial networks (Kileel, Trager & Bruna 2019; Marchetti et al., ICML 2025).
+from .neurovariety import (  # noqa: E402
+    AH_SPORADIC,
+    DEFAULT_PRIME,
+    DimensionResult,
+    NumericalRank,
+    alexander_hirschowitz_dimension,
+    ambient_dimension,
+    bottleneck_dimension,
+    coefficient_jacobian,
+    coefficient_map,
+    expected_neurovariety_dimension,
+    is_alexander_hirschowitz_defective,
+    linear_network_dimension,
+    monomial_exponents,
+    network_forward,
+    neurovariety_dimension,
+    numerical_rank,
+    output_degree,
+    parameter_count,
+    random_inputs,
+    random_weights,
+    rank_mod_p,
+    rank_rational,
+    sample_jacobian,
+    switch_off_neuron,
+    vandermonde,
+)
+
+__all__ += [
+    "AH_SPORADIC", "DEFAULT_PRIME", "DimensionResult", "NumericalRank",
+    "alexander_hirschowitz_dimension", "ambient_dimension", "bottleneck_dimension",
+    "coefficient_jacobian", "coefficient_map", "expected_neurovariety_dimension",
+    "is_alexander_hirschowitz_defective", "linear_network_dimension", "monomial_exponents",
+    "network_forward", "neurovariety_dimension", "numerical_rank", "output_degree",
+    "parameter_count", "random_inputs", "random_weights", "rank_mod_p", "rank_rational",
+    "sample_jacobian", "switch_off_neuron", "vandermonde",
+]
+
+# Cauchy-Schwarz regularizers (Taner, Wang & Studer, ICLR 2025).
+from .cauchy_schwarz import (  # noqa: E402
+    REGULARIZERS,
+    binary_gradient,
+    binary_regularizer,
+    cs_value,
+    eigenvector_gradient,
+    eigenvector_regularizer,
+    fixed_scale_gradient,
+    fixed_scale_penalty,
+    lagrange_sum_of_squares,
+    one_sided_gradient,
+    one_sided_regularizer,
+    orthogonal_gradient,
+    orthogonal_regularizer,
+    symbolic_pair,
+    symbolic_regularizer,
+    ternary_gradient,
+    ternary_regularizer,
+)
+
+__all__ += [
+    "REGULARIZERS", "binary_gradient", "binary_regularizer", "cs_value", "eigenvector_gradient",
+    "eigenvector_regularizer", "fixed_scale_gradient", "fixed_scale_penalty",
+    "lagrange_sum_of_squares", "one_sided_gradient", "one_sided_regularizer",
+    "orthogonal_gradient", "orthogonal_regularizer", "symbolic_pair", "symbolic_regularizer",
+    "ternary_gradient", "ternary_regularizer",
+]

@@ -1,0 +1,62 @@
+"""Small numpy networks with exact gradients, used by the checks.
+
+``relu``: ReLU MLPs, their linear regions along segments and their local complexity (co-area and
+Crofton estimators; Patel & Montufar, ICML 2025).
+"""
+
+from .relu import (
+    ReLUNet,
+    SegmentWalk,
+    coarea_local_complexity,
+    crofton_constant,
+    crofton_counts,
+    directional_slopes,
+    first_layer_gaussian_lc,
+    forward,
+    gradient_jump_bound,
+    init_relu_net,
+    mean_and_standard_error,
+    output_gradient,
+    preactivation_gradients,
+    random_segments,
+    smooth_total_variation,
+    walk_segment,
+)
+
+__all__ = [
+    "ReLUNet", "SegmentWalk", "coarea_local_complexity", "crofton_constant", "crofton_counts",
+    "directional_slopes", "first_layer_gaussian_lc", "forward", "gradient_jump_bound",
+    "init_relu_net", "mean_and_standard_error", "output_gradient", "preactivation_gradients",
+    "random_segments", "smooth_total_variation", "walk_segment",
+]
+
+# Bregman proximity operators and Bregman neural-operator layers (Mezidi et al., ICML 2025).
+from .bregman import (  # noqa: E402
+    bregman_divergence,
+    bregman_layer,
+    bregman_prox_numeric,
+    classical_layer,
+    fourier_operator,
+    random_fourier_multiplier,
+)
+
+__all__ += [
+    "bregman_divergence", "bregman_layer", "bregman_prox_numeric", "classical_layer",
+    "fourier_operator", "random_fourier_multiplier",
+]
+
+# A one-layer Fourier neural operator with exact gradients (Cisneros-Velarde et al., ICML 2025).
+from .operators import (  # noqa: E402
+    FNO1,
+    fno_forward,
+    init_fno,
+    loss_gradient,
+    output_hessian_norm,
+    output_hessian_norm_closed_form,
+    output_hvp,
+)
+
+__all__ += [
+    "FNO1", "fno_forward", "init_fno", "loss_gradient", "output_hessian_norm",
+    "output_hessian_norm_closed_form", "output_hvp",
+]

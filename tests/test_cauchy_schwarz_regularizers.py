@@ -1,0 +1,121 @@
+"""Unit tests of simulations.algebra.cauchy_schwarz against values obtained another way.
+
+References: hand-computed values; the Cauchy-Schwarz gap computed from (u, v) with numpy; sympy
+differentiation of the closed forms; central finite differences.
+"""
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from simulations.algebra.cauchy_schwarz import (
+    binary_gradient,
+    binary_regularizer,
+    cs_value,
+    eigenvector_gradient,
+    eigenvector_regularizer,
+    fixed_scale_gradient,
+    fixed_scale_penalty,
+    lagrange_sum_of_squares,
+    one_sided_gradient,
+    one_sided_regularizer,
+    orthogonal_gradient,
+    orthogonal_regularizer,
+    symbolic_pair,
+    symbolic_regularizer,
+    ternary_gradient,
+    ternary_regularizer,
+)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(7)
+
+
+def test_hand_values():
+    # x = (1, 2): binary 2*(1 + 16) - 25 = 9; one-sided 5*17 - 9^2 = 4; ternary 5*65 - 17^2 = 36
+    assert binary_regularizer([1, 2]) == 9
+    assert one_sided_regularizer([1, 2]) == 4
+    assert ternary_regularizer([1, 2]) == 36
+    assert binary_regularizer([-3, 3, 3]) == 0
+    assert one_sided_regularizer([0, 2.5, 2.5, 0]) == 0
+    assert ternary_regularizer([0, -1.5, 1.5]) == 0
+    C = np.diag([1.0, 2.0])
+    assert eigenvector_regularizer([0.0, 3.0], C) == 0
+    assert eigenvector_regularizer([1.0, 1.0], C) == 2 * 5 - 9
+    Q, _ = np.linalg.qr(np.random.default_rng(0).standard_normal((4, 3)))
+    assert orthogonal_regularizer(2.0 * Q) == pytest.approx(0, abs=1e-12)
+    assert fixed_scale_penalty([0.0, 1.0, -1.0]) == 1.0
+    assert np.all(fixed_scale_gradient([0.0, 1.0, -1.0]) == 0)
+
+
+def test_values_match_cs_gap_of_pairs(rng):
+    x = rng.standard_normal(6)
+    C = rng.standard_normal((6, 6))
+    assert binary_regularizer(x) == pytest.approx(cs_value(x**2, np.ones(6)), rel=1e-12)
+    assert one_sided_regularizer(x) == pytest.approx(cs_value(x, x**2), rel=1e-12)
+    assert ternary_regularizer(x) == pytest.approx(cs_value(x, x**3), rel=1e-12)
+    assert eigenvector_regularizer(x, C) == pytest.approx(cs_value(x, C @ x), rel=1e-12)
+    X = rng.standard_normal((5, 3))
+    assert orthogonal_regularizer(X) == pytest.approx(cs_value(X.T @ X, np.eye(3)), rel=1e-12)
+
+
+@pytest.mark.parametrize("f, g, deg", [
+    (binary_regularizer, binary_gradient, 4), (one_sided_regularizer, one_sided_gradient, 6),
+    (ternary_regularizer, ternary_gradient, 8), (fixed_scale_penalty, fixed_scale_gradient, None)])
+def test_gradients_by_finite_differences(f, g, deg, rng):
+    x = rng.standard_normal(5)
+    h = 1e-6
+    fd = np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(5)])
+    np.testing.assert_allclose(g(x), fd, rtol=1e-6, atol=1e-7)
+    if deg:  # Euler's relation, numerically
+        assert x @ g(x) == pytest.approx(deg * f(x), rel=1e-10)
+
+
+def test_matrix_gradients_by_finite_differences(rng):
+    x, C = rng.standard_normal(4), rng.standard_normal((4, 4))
+    h = 1e-6
+    fd = np.array([(eigenvector_regularizer(x + h * e, C) - eigenvector_regularizer(x - h * e, C)) / (2 * h)
+                   for e in np.eye(4)])
+    np.testing.assert_allclose(eigenvector_gradient(x, C), fd, rtol=1e-6, atol=1e-7)
+    X = rng.standard_normal((4, 2))
+    fd = np.zeros_like(X)
+    for idx in np.ndindex(X.shape):
+        E = np.zeros_like(X)
+        E[idx] = h
+        fd[idx] = (orthogonal_regularizer(X + E) - orthogonal_regularizer(X - E)) / (2 * h)
+    np.testing.assert_allclose(orthogonal_gradient(X), fd, rtol=1e-6, atol=1e-7)
+
+
+def test_symbolic_forms_match_numpy(rng):
+    x = sp.symbols("x1:5")
+    vals = rng.standard_normal(4)
+    sub = dict(zip(x, vals, strict=True))
+    for name, f in [("binary", binary_regularizer), ("one_sided", one_sided_regularizer),
+                    ("ternary", ternary_regularizer)]:
+        assert float(symbolic_regularizer(name, list(x)).subs(sub)) == pytest.approx(f(vals), rel=1e-10)
+        u, v = symbolic_pair(name, list(x))
+        assert float(lagrange_sum_of_squares(u, v).subs(sub)) == pytest.approx(f(vals), rel=1e-10)
+
+
+def test_nonnegative_on_random_points(rng):
+    for _ in range(200):
+        x = rng.standard_normal(7) * rng.uniform(0.1, 10)
+        scale = np.sum(x**2)
+        assert binary_regularizer(x) >= -1e-12 * scale**2
+        assert one_sided_regularizer(x) >= -1e-12 * scale**3
+        assert ternary_regularizer(x) >= -1e-12 * scale**4
+
+
+def test_bad_input_raises():
+    with pytest.raises(ValueError):
+        binary_regularizer(np.zeros((2, 2)))
+    with pytest.raises(ValueError):
+        eigenvector_regularizer(np.ones(3), np.eye(2))
+    with pytest.raises(ValueError):
+        cs_value(np.ones(2), np.ones(3))
+    with pytest.raises(ValueError):
+        symbolic_pair("quaternary", [sp.Symbol("x")])
+    with pytest.raises(ValueError):
+        lagrange_sum_of_squares([1, 2], [1])
