@@ -1,0 +1,34 @@
+"""Combinatorics: decision-tree pruning (replacement, raising) and teaching sets of balls in graphs."""
+
+from .decision_trees import (
+    DPResult,
+    Tree,
+    antichain_count,
+    brute_force_raising,
+    brute_force_replacement,
+    greedy_replacement,
+    nested_errors,
+    optimal_replacement_dp,
+    predict,
+    raising_box_dp,
+    raising_neighbours,
+    random_examples,
+    random_tree,
+    replacement_errors,
+    to_nested,
+)
+
+__all__ = [
+    "DPResult", "Tree", "antichain_count", "brute_force_raising", "brute_force_replacement",
+    "greedy_replacement", "nested_errors", "optimal_replacement_dp", "predict", "raising_box_dp",
+    "raising_neighbours", "random_examples", "random_tree", "replacement_errors", "to_nested",
+]
+from .teaching import (  # noqa: E402
+    balls,
+    is_non_clashing,
+    positive_nctd,
+    teaching_map_backtracking,
+    teaching_map_ilp,
+)
+
+__all__ += ["balls", "is_non_clashing", "positive_nctd", "teaching_map_backtracking", "teaching_map_ilp"]

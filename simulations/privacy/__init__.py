@@ -1,0 +1,41 @@
+"""Differential privacy: mechanisms and calibration, Rényi divergences, exact and statistical audits."""
+
+from .audit import (
+    MembershipAudit,
+    clopper_pearson,
+    dp_tpr_bound,
+    exact_privacy_loss,
+    hockey_stick_divergence,
+    membership_inference_audit,
+)
+from .mechanisms import (
+    exponential_mechanism,
+    exponential_mechanism_probabilities,
+    gaussian_delta,
+    gaussian_mechanism,
+    gaussian_mechanism_sigma,
+    laplace_mechanism,
+    laplace_scale,
+    randomized_response_probabilities,
+)
+from .renyi import gaussian_sigma_for_renyi, renyi_divergence_gaussians, renyi_to_dp
+
+__all__ = [
+    "MembershipAudit", "clopper_pearson", "dp_tpr_bound", "exact_privacy_loss", "hockey_stick_divergence",
+    "membership_inference_audit", "exponential_mechanism", "exponential_mechanism_probabilities",
+    "gaussian_delta", "gaussian_mechanism", "gaussian_mechanism_sigma", "laplace_mechanism", "laplace_scale",
+    "randomized_response_probabilities", "gaussian_sigma_for_renyi", "renyi_divergence_gaussians", "renyi_to_dp",
+]
+from .composition import (  # noqa: E402
+    advanced_composition,
+    copies_needed,
+    correct_answer_probability,
+    per_query_epsilon,
+    vote_aggregation_probabilities,
+    vote_neighbours,
+)
+
+__all__ += [
+    "advanced_composition", "copies_needed", "correct_answer_probability", "per_query_epsilon",
+    "vote_aggregation_probabilities", "vote_neighbours",
+]

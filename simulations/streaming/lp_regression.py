@@ -1,0 +1,197 @@
+"""Underdetermined l_p regression min{||x||_p : A x = b}, its flow special cases, and column sampling.
+
+Sources: Chakrabarti, Jiang, Woodruff & Yasuda, "Streaming Algorithms for l_p Flows and l_p
+Regression" (ICLR 2025): a sparse reweighted instance on O~(eps^-2 n) columns approximates the
+cost to (1 +- eps) for p in [2, inf].  The sampling scheme here is the standard one (our
+reconstruction, not the paper's streaming construction): by Hölder duality
+OPT_p = max{b^T y : ||A^T y||_q <= 1}, 1/p + 1/q = 1, so any column sampling S with
+||S A^T y||_q = (1 +- eps)||A^T y||_q for all y preserves the cost; keeping column j with
+probability pi_j proportional to its l_q Lewis weight (Cohen & Peng, STOC 2015; q = 2: leverage
+scores) and rescaling it by pi_j^{-1/q} gives such an S with high probability.
+
+Graphs: for the vertex-edge incidence matrix B and b = e_s - e_t, OPT_1 is the s-t distance
+(transshipment), OPT_2^2 the effective resistance (electrical flow), and OPT_inf = 1/maxflow(s, t)
+with unit capacities.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import optimize, sparse
+
+
+def _check(A, b) -> tuple[np.ndarray, np.ndarray]:
+    A, b = np.asarray(A, dtype=float), np.asarray(b, dtype=float)
+    if A.ndim != 2 or b.shape != (A.shape[0],):
+        raise ValueError(f"need A of shape (n, d) and b of shape (n,), got {A.shape} and {b.shape}")
+    return A, b
+
+
+def holder_conjugate(p: float) -> float:
+    """q with 1/p + 1/q = 1 (q = 1 for p = inf, inf for p = 1)."""
+    if p < 1:
+        raise ValueError(f"p must be at least 1, got {p}")
+    if p == 1:
+        return math.inf
+    if math.isinf(p):
+        return 1.0
+    return p / (p - 1)
+
+
+def lp_regression_cost(A, b, p: float, nonnegative: bool = False) -> float:
+    """OPT_p = min{||x||_p : A x = b}; inf when A x = b has no solution.
+
+    p = 2: sqrt(b^T (A A^T)^+ b) (minimum-norm solution, checked feasible); p = 1 and p = inf:
+    linear programmes solved by HiGHS; other p: cvxpy with Clarabel.
+
+    Args:
+        nonnegative: add x >= 0 (for p = 1 and p = inf only): on an incidence matrix, flow only
+            along each edge's orientation, i.e. a directed graph.
+    Raises:
+        ValueError: on malformed input, p < 1, nonnegative with another p, or a solver failure
+            other than infeasibility.
+    """
+    A, b = _check(A, b)
+    n, d = A.shape
+    if p < 1:
+        raise ValueError(f"p must be at least 1, got {p}")
+    if nonnegative and not (p == 1 or math.isinf(p)):
+        raise ValueError("nonnegative is supported for p = 1 and p = inf only")
+    if d == 0:
+        return 0.0 if not np.any(b) else math.inf
+    if p == 2:
+        x, *_ = np.linalg.lstsq(A, b, rcond=None)
+        if np.linalg.norm(A @ x - b) > 1e-8 * max(1.0, np.linalg.norm(b)):
+            return math.inf
+        return float(np.linalg.norm(x))
+    As = sparse.csr_matrix(A)
+    if p == 1:
+        res = optimize.linprog(np.ones(2 * d), A_eq=sparse.hstack([As, -As]), b_eq=b,
+                               bounds=[(0, None)] * d + [(0, 0 if nonnegative else None)] * d, method="highs")
+    elif math.isinf(p):
+        # OPT_inf = 1 / max{s : A z = s b, ||z||_inf <= 1}: n equality rows and box bounds only.
+        c = np.zeros(d + 1)
+        c[-1] = -1.0
+        res = optimize.linprog(c, A_eq=sparse.hstack([As, sparse.csr_matrix(-b[:, None])]), b_eq=np.zeros(n),
+                               bounds=[(0.0 if nonnegative else -1.0, 1.0)] * d + [(0, None)], method="highs")
+        if res.status == 3 or (res.status == 0 and -res.fun <= 0):      # unbounded s: b = 0
+            return 0.0 if res.status == 3 else math.inf
+        if res.status != 0:
+            raise ValueError(f"HiGHS failed: {res.message}")
+        return float(1.0 / -res.fun)
+    else:
+        import cvxpy as cp
+
+        x = cp.Variable(d)
+        prob = cp.Problem(cp.Minimize(cp.norm(x, p)), [A @ x == b])
+        prob.solve(solver=cp.CLARABEL)
+        if prob.status == "infeasible":
+            return math.inf
+        if prob.status != "optimal":
+            raise ValueError(f"cvxpy returned status {prob.status}")
+        return float(prob.value)
+    if res.status == 2:
+        return math.inf
+    if res.status != 0:
+        raise ValueError(f"HiGHS failed: {res.message}")
+    return float(res.fun)
+
+
+def _pinv_psd(M: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
+    w, V = np.linalg.eigh((M + M.T) / 2)
+    keep = w > rtol * max(w.max(), 0.0)
+    return (V[:, keep] / w[keep]) @ V[:, keep].T
+
+
+def lewis_weights(A, q: float, iterations: int = 200, tol: float = 1e-10) -> np.ndarray:
+    """l_q Lewis weights of the columns of A (rows of A^T), by the Cohen-Peng fixed point.
+
+    w_j <- (a_j^T (A W^{1 - 2/q} A^T)^+ a_j)^{q/2}, which contracts for q < 4; q = 2 gives the
+    leverage scores.  The weights sum to rank(A).
+
+    Args:
+        A: (n, d) matrix; q in [1, 4).
+    Raises:
+        ValueError: on q outside [1, 4).
+    """
+    A = np.asarray(A, dtype=float)
+    if not 1 <= q < 4:
+        raise ValueError(f"the Lewis-weight fixed point needs q in [1, 4), got {q}")
+    w = np.ones(A.shape[1])
+    for _ in range(iterations if q != 2 else 1):
+        G = _pinv_psd((A * w ** (1 - 2 / q)) @ A.T)
+        new = np.maximum(np.einsum("ij,ik,kj->j", A, G, A), 0.0) ** (q / 2)
+        done = np.max(np.abs(new - w)) <= tol * max(1.0, np.max(w))
+        w = new
+        if done:
+            break
+    return w
+
+
+def sampling_probabilities(weights, oversampling: float) -> np.ndarray:
+    """pi_j = min(1, oversampling * w_j)."""
+    w = np.asarray(weights, dtype=float)
+    if np.any(w < 0) or not oversampling > 0:
+        raise ValueError("weights must be >= 0 and the oversampling factor positive")
+    return np.minimum(1.0, oversampling * w)
+
+
+def sample_columns(rng: np.random.Generator, A, probabilities, q: float,
+                   rescale_power: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Keep column j with probability pi_j and rescale it by pi_j^{-1/q}; returns (A', kept indices).
+
+    Args:
+        rescale_power: exponent r of the rescaling pi_j^{-r} (default 1/q, the unbiased choice
+            for ||A^T y||_q^q; another value is a deliberately wrong rescaling).
+    """
+    A = np.asarray(A, dtype=float)
+    pi = np.asarray(probabilities, dtype=float)
+    keep = np.nonzero(rng.uniform(size=pi.size) < pi)[0]
+    r = 1 / q if rescale_power is None else rescale_power
+    return A[:, keep] * pi[keep] ** (-r), keep
+
+
+def coherent_instance(rng: np.random.Generator, n: int, d: int, q: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+    """A = [G / sqrt(d - n), spike I_n]: d - n diffuse Gaussian columns and n coherent ones; b ~ N(0, I_n).
+
+    spike = (d - n)^{1/q - 1/2} gives the n coherent columns as much of ||A^T y||_q^q as the
+    d - n diffuse ones together, so a sampler that can miss a coherent column (uniform sampling)
+    distorts the cost; Lewis weights keep it.
+    """
+    if not 1 <= n < d:
+        raise ValueError(f"need 1 <= n < d, got n={n}, d={d}")
+    spike = (d - n) ** (1 / q - 0.5)
+    G = rng.standard_normal((n, d - n)) / math.sqrt(d - n)
+    return np.hstack([G, spike * np.eye(n)]), rng.standard_normal(n)
+
+
+# ----------------------------------------------------------------------------- graphs
+def incidence_matrix(graph, nodes=None) -> np.ndarray:
+    """Signed vertex-edge incidence matrix (n, m) of a networkx graph: column e = e_u - e_v."""
+    nodes = list(graph.nodes) if nodes is None else list(nodes)
+    index = {v: i for i, v in enumerate(nodes)}
+    B = np.zeros((len(nodes), graph.number_of_edges()))
+    for j, (u, v) in enumerate(graph.edges):
+        B[index[u], j], B[index[v], j] = 1.0, -1.0
+    return B
+
+
+def st_demand(graph, s, t, nodes=None) -> np.ndarray:
+    """b = e_s - e_t over the graph's node order."""
+    nodes = list(graph.nodes) if nodes is None else list(nodes)
+    b = np.zeros(len(nodes))
+    b[nodes.index(s)], b[nodes.index(t)] = 1.0, -1.0
+    return b
+
+
+def barbell_with_bridges(clique: int, bridges: int):
+    """Two cliques K_clique joined by ``bridges`` disjoint edges (networkx Graph); s, t in different cliques."""
+    import networkx as nx
+
+    if clique < 2 or not 1 <= bridges <= clique:
+        raise ValueError("need clique >= 2 and 1 <= bridges <= clique")
+    G = nx.disjoint_union(nx.complete_graph(clique), nx.complete_graph(clique))
+    G.add_edges_from((i, clique + i) for i in range(bridges))
+    return G

@@ -1,0 +1,105 @@
+"""Unit tests of simulations.streaming (l_p regression costs, Lewis weights, column sampling)."""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+from scipy import optimize
+
+from simulations.streaming import (
+    barbell_with_bridges,
+    coherent_instance,
+    holder_conjugate,
+    incidence_matrix,
+    lewis_weights,
+    lp_regression_cost,
+    sample_columns,
+    sampling_probabilities,
+    st_demand,
+)
+
+
+def test_holder_conjugates():
+    assert holder_conjugate(2) == 2 and holder_conjugate(math.inf) == 1 and holder_conjugate(1) == math.inf
+    assert holder_conjugate(4) == pytest.approx(4 / 3)
+
+
+def test_costs_on_a_hand_instance():
+    # min ||x|| s.t. x1 + x2 = 2: p=1 -> 2, p=2 -> sqrt(2), p=inf -> 1
+    A, b = np.array([[1.0, 1.0]]), np.array([2.0])
+    assert lp_regression_cost(A, b, 1) == pytest.approx(2.0)
+    assert lp_regression_cost(A, b, 2) == pytest.approx(math.sqrt(2))
+    assert lp_regression_cost(A, b, math.inf) == pytest.approx(1.0)
+    assert lp_regression_cost(A, b, 4) == pytest.approx(2 * 2 ** -0.75, rel=1e-6)   # x = (1, 1)
+    assert lp_regression_cost(np.array([[1.0, 0.0]]), np.array([0.0]), math.inf) == 0.0
+
+
+def test_infeasible_system_costs_inf():
+    A, b = np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([1.0, 2.0])
+    for p in (1, 2, math.inf):
+        assert lp_regression_cost(A, b, p) == math.inf
+
+
+def test_general_p_matches_holder_dual():
+    rng = np.random.default_rng(0)
+    A, b = rng.standard_normal((3, 12)), rng.standard_normal(3)
+    p, q = 3.0, 1.5
+    dual = -optimize.minimize(lambda y: -(b @ y) / np.linalg.norm(A.T @ y, q), rng.standard_normal(3),
+                              method="Nelder-Mead", options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20000}).fun
+    assert lp_regression_cost(A, b, p) == pytest.approx(dual, rel=1e-5)
+
+
+def test_leverage_scores_and_lewis_weights():
+    rng = np.random.default_rng(1)
+    A = rng.standard_normal((4, 30))
+    lev = lewis_weights(A, 2.0)
+    Q, _ = np.linalg.qr(A.T)
+    np.testing.assert_allclose(lev, np.sum(Q**2, axis=1), rtol=1e-10)
+    for q in (1.0, 1.5, 3.0):
+        w = lewis_weights(A, q)
+        assert w.sum() == pytest.approx(4.0, rel=1e-6)
+        # fixed point: w_j = (a_j^T (A W^{1-2/q} A^T)^-1 a_j)^{q/2}
+        G = np.linalg.inv((A * w ** (1 - 2 / q)) @ A.T)
+        np.testing.assert_allclose(w, np.einsum("ij,ik,kj->j", A, G, A) ** (q / 2), rtol=1e-6)
+    with pytest.raises(ValueError):
+        lewis_weights(A, 4.0)
+
+
+def test_lewis_weights_of_incidence_are_effective_resistances():
+    G = nx.cycle_graph(6)
+    B = incidence_matrix(G)
+    np.testing.assert_allclose(lewis_weights(B, 2.0), np.full(6, 5 / 6), rtol=1e-10)   # R_eff(edge) = 1*5/6
+
+
+def test_sampling_keeps_probability_one_columns_unscaled():
+    rng = np.random.default_rng(2)
+    A = rng.standard_normal((2, 50))
+    As, kept = sample_columns(rng, A, np.ones(50), 2.0)
+    np.testing.assert_array_equal(kept, np.arange(50))
+    np.testing.assert_allclose(As, A)
+    pi = sampling_probabilities(np.full(50, 0.01), 10.0)
+    np.testing.assert_allclose(pi, 0.1)
+    As, kept = sample_columns(rng, A, pi, 1.0)
+    np.testing.assert_allclose(As, A[:, kept] * 10.0)
+
+
+def test_flow_special_cases_closed_forms():
+    # K_n: R_eff = 2/n; cycle C_n at distance k: k(n-k)/n
+    G = nx.complete_graph(7)
+    assert lp_regression_cost(incidence_matrix(G), st_demand(G, 0, 1), 2) ** 2 == pytest.approx(2 / 7)
+    C = nx.cycle_graph(9)
+    assert lp_regression_cost(incidence_matrix(C), st_demand(C, 0, 3), 2) ** 2 == pytest.approx(3 * 6 / 9)
+    assert lp_regression_cost(incidence_matrix(C), st_demand(C, 0, 3), math.inf) == pytest.approx(0.5)
+    assert lp_regression_cost(incidence_matrix(C), st_demand(C, 0, 3), 1) == pytest.approx(3.0)
+    Bb = barbell_with_bridges(5, 2)
+    assert Bb.number_of_edges() == 2 * 10 + 2
+    assert lp_regression_cost(incidence_matrix(Bb), st_demand(Bb, 2, 7), math.inf) == pytest.approx(0.5)
+
+
+def test_coherent_instance_shape_and_balance():
+    A, b = coherent_instance(np.random.default_rng(3), 5, 1005, q=1.0)
+    assert A.shape == (5, 1005) and b.shape == (5,)
+    np.testing.assert_allclose(A[:, -5:], np.sqrt(1000) * np.eye(5))

@@ -1,0 +1,81 @@
+"""Unit tests of simulations.sketches.coverage (turnstile coverage sketch, MILP, complement estimators)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from simulations.sketches import (
+    LevelSketch,
+    ams_second_moment,
+    complement_moment,
+    coverage,
+    greedy_max_coverage,
+    incidence_stream,
+    item_levels,
+    max_coverage_milp,
+    planted_coverage_instance,
+    required_samples,
+    tuple_sampling_complement,
+)
+
+
+def test_milp_matches_brute_force_on_small_instances():
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        sets = [rng.choice(12, size=int(rng.integers(1, 6)), replace=False) for _ in range(7)]
+        brute = max(coverage(sets, c) for c in itertools.combinations(range(7), 3))
+        assert max_coverage_milp(sets, 12, 3)[0] == brute
+
+
+def test_greedy_hand_example_and_guarantee():
+    sets = [{1, 2, 3, 4}, {1, 2, 5}, {3, 4, 6}, {5, 6}]
+    assert greedy_max_coverage(sets, 2) == [0, 3]
+    rng = np.random.default_rng(1)
+    for _ in range(10):
+        s = [rng.choice(15, size=int(rng.integers(1, 7)), replace=False) for _ in range(8)]
+        opt = max_coverage_milp(s, 15, 3)[0]
+        assert coverage(s, greedy_max_coverage(s, 3)) >= (1 - (1 - 1 / 3) ** 3) * opt - 1e-9
+
+
+def test_levels_are_geometric():
+    lv = item_levels(np.arange(200_000), seed=5)
+    for level in range(4):
+        frac = np.mean(lv >= level)
+        assert frac == pytest.approx(2.0**-level, abs=5 * math.sqrt(2.0**-level / 200_000))
+
+
+def test_stream_nets_to_the_true_incidences_and_sketch_is_linear():
+    rng = np.random.default_rng(2)
+    sets, decoy = planted_coverage_instance(rng, 300, 8, 3)
+    assert decoy.sum() == 5 and sorted(np.concatenate([s for s, dd in zip(sets, decoy, strict=True) if not dd]).tolist()) == list(range(300))
+    items, owners, deltas = incidence_stream(rng, sets, 300, 50, decoy)
+    net: dict = {}
+    for i, s, dl in zip(items.tolist(), owners.tolist(), deltas.tolist(), strict=True):
+        net[(i, s)] = net.get((i, s), 0) + dl
+        assert net[(i, s)] >= 0                                # no deletion before its insertion
+    truth = {(int(i), j) for j, s in enumerate(sets) for i in s}
+    assert {key for key, v in net.items() if v} == truth
+    a, b = LevelSketch(8, 4, 9), LevelSketch(8, 4, 9)
+    a.update(items, owners, deltas)
+    b.update(np.array([i for i, _ in sorted(truth)]), np.array([s for _, s in sorted(truth)]), np.ones(len(truth)))
+    np.testing.assert_array_equal(a.summary(), b.summary())
+    assert a.sampled_sets(0) == [set(np.asarray(s).tolist()) for s in sets]
+
+
+def test_complement_closed_form_and_estimators():
+    assert complement_moment([3, 1, 1], 2) == 25 - 11
+    assert complement_moment([2, 2], 3) == 64 - 16
+    x = [990] + [1] * 10
+    truth = complement_moment(x, 2)
+    rng = np.random.default_rng(3)
+    S = required_samples(0.1, truth / 1000**2)
+    assert S == math.ceil(4 / (0.01 * truth / 1e6))
+    est = [tuple_sampling_complement(rng, x, 2, S) / truth for _ in range(200)]
+    assert np.mean(np.abs(np.array(est) - 1) <= 0.1) >= 0.75
+    # AMS: E[(s.x)^2] = F_2 exactly in expectation
+    f2 = float(np.sum(np.square(x)))
+    assert ams_second_moment(rng, x, 4000) == pytest.approx(f2, rel=0.01)

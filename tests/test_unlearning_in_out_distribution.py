@@ -1,0 +1,237 @@
+"""Unit tests of simulations.privacy and simulations.unlearning against independent values."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+from scipy import integrate, optimize, stats
+
+from simulations.privacy import (
+    clopper_pearson,
+    dp_tpr_bound,
+    exact_privacy_loss,
+    exponential_mechanism_probabilities,
+    gaussian_delta,
+    gaussian_mechanism_sigma,
+    gaussian_sigma_for_renyi,
+    hockey_stick_divergence,
+    laplace_scale,
+    membership_inference_audit,
+    randomized_response_probabilities,
+    renyi_divergence_gaussians,
+    renyi_to_dp,
+)
+from simulations.unlearning import (
+    erm_sensitivity_bound,
+    iterations_to_reach,
+    logistic_data,
+    logistic_erm,
+    logistic_gradient,
+    logistic_objective,
+    ridge_data,
+    ridge_erm,
+    ridge_gradient,
+    robust_gradient_descent,
+    trimmed_mean,
+    unlearning_distance_bound,
+    unlearning_noise,
+    warm_start_unlearning,
+)
+
+
+# ----------------------------------------------------------------------------- calibration
+def test_classical_gaussian_sigma_hand_value():
+    # Dwork & Roth Thm A.1: sigma = sqrt(2 ln(1.25/delta)) Delta / eps
+    assert gaussian_mechanism_sigma(0.5, 1e-5, 2.0, method="classical") == pytest.approx(
+        2.0 * math.sqrt(2 * math.log(125000.0)) / 0.5, rel=1e-14)
+
+
+def test_classical_calibration_refuses_large_epsilon():
+    with pytest.raises(ValueError, match="epsilon < 1"):
+        gaussian_mechanism_sigma(1.5, 1e-5, 1.0, method="classical")
+
+
+@pytest.mark.parametrize("eps,delta,sens", [(0.1, 1e-6, 1.0), (1.0, 1e-5, 1.0), (4.0, 1e-8, 3.0)])
+def test_analytic_sigma_meets_profile_with_equality(eps, delta, sens):
+    sigma = gaussian_mechanism_sigma(eps, delta, sens, method="analytic")
+    assert gaussian_delta(eps, sigma, sens) == pytest.approx(delta, rel=1e-8)
+    assert gaussian_delta(eps, sigma * 0.99, sens) > delta
+
+
+def test_analytic_sigma_known_value_and_below_classical():
+    # Balle & Wang (2018) report sigma ~ 3.73 for eps = 1, delta = 1e-5, Delta = 1.
+    assert gaussian_mechanism_sigma(1.0, 1e-5, 1.0) == pytest.approx(3.7306, abs=1e-3)
+    for eps in (0.05, 0.3, 0.9):
+        assert gaussian_mechanism_sigma(eps, 1e-5, 1.0) < gaussian_mechanism_sigma(eps, 1e-5, 1.0, "classical")
+
+
+@pytest.mark.parametrize("eps,sigma,sens", [(0.5, 2.0, 1.0), (2.0, 0.7, 1.5)])
+def test_gaussian_delta_matches_direct_integration(eps, sigma, sens):
+    p = stats.norm(0.0, sigma).pdf
+    q = stats.norm(sens, sigma).pdf
+    # p > e^eps q  <=>  x < sens/2 - eps sigma^2 / sens
+    cut = sens / 2 - eps * sigma**2 / sens
+    val, _ = integrate.quad(lambda x: p(x) - math.exp(eps) * q(x), -np.inf, cut, epsabs=1e-13)
+    assert gaussian_delta(eps, sigma, sens) == pytest.approx(val, abs=1e-10)
+
+
+def test_laplace_scale_and_bad_inputs():
+    assert laplace_scale(0.5, 2.0) == 4.0
+    with pytest.raises(ValueError):
+        laplace_scale(0.0, 1.0)
+    with pytest.raises(ValueError):
+        gaussian_mechanism_sigma(1.0, 1.5, 1.0)
+    with pytest.raises(ValueError):
+        gaussian_mechanism_sigma(1.0, 1e-5, 1.0, method="nope")
+
+
+# ----------------------------------------------------------------------------- Rényi
+@pytest.mark.parametrize("m0,m1,s0,s1,alpha", [(0.0, 1.0, 1.0, 1.0, 2.0), (0.3, -0.4, 0.8, 1.1, 3.0),
+                                               (1.0, 0.0, 1.2, 1.0, 1.5)])
+def test_renyi_matches_mpmath_quadrature(m0, m1, s0, s1, alpha):
+    mp.mp.dps = 30
+    p = lambda x: mp.npdf(x, m0, s0)  # noqa: E731
+    q = lambda x: mp.npdf(x, m1, s1)  # noqa: E731
+    integral = mp.quad(lambda x: p(x) ** alpha * q(x) ** (1 - alpha), [-mp.inf, 0, mp.inf])
+    ref = float(mp.log(integral) / (alpha - 1))
+    assert renyi_divergence_gaussians([m0], [m1], s0, s1, alpha) == pytest.approx(ref, rel=1e-12, abs=1e-14)
+
+
+def test_renyi_isotropic_closed_form_and_conversion():
+    a, b = np.array([1.0, 2.0, 2.0]), np.zeros(3)
+    assert renyi_divergence_gaussians(a, b, 2.0, order=4.0) == pytest.approx(4 * 9 / 8)
+    assert renyi_to_dp(3.0, 0.5, math.exp(-4)) == pytest.approx(0.5 + 2.0)
+    sigma = gaussian_sigma_for_renyi(3.0, 4.0, 0.5)
+    assert renyi_divergence_gaussians([3.0], [0.0], sigma, order=4.0) == pytest.approx(0.5)
+    assert renyi_divergence_gaussians([0.0], [0.0], 1.0, 3.0, order=2.0) == pytest.approx(
+        math.log(3.0) + math.log(9.0 / 17.0) / 2)
+    assert renyi_divergence_gaussians([0.0], [0.0], 2.0, 1.0, order=2.0) == math.inf   # s^2 = 2 - 4 < 0
+    with pytest.raises(ValueError):
+        renyi_divergence_gaussians([0.0], [0.0], 1.0, order=1.0)
+
+
+# ----------------------------------------------------------------------------- exact audits
+def test_exponential_mechanism_hand_value_and_privacy():
+    p = exponential_mechanism_probabilities([0.0, 1.0], epsilon=2.0, sensitivity=1.0)
+    np.testing.assert_allclose(p, np.array([1.0, math.e]) / (1 + math.e), rtol=1e-15)
+    rng = np.random.default_rng(3)
+    u = rng.uniform(0, 5, 8)
+    for _ in range(50):
+        v = u + rng.uniform(-1, 1, 8)      # neighbouring utilities: each changes by <= 1
+        loss = exact_privacy_loss(exponential_mechanism_probabilities(u, 0.7, 1.0),
+                                  exponential_mechanism_probabilities(v, 0.7, 1.0))
+        assert loss <= 0.7 + 1e-12
+
+
+def test_randomized_response_loss_is_epsilon():
+    p0, p1 = randomized_response_probabilities(0, 1.3), randomized_response_probabilities(1, 1.3)
+    assert exact_privacy_loss(p0, p1) == pytest.approx(1.3, rel=1e-14)
+    assert hockey_stick_divergence(p0, p1, 1.3) == pytest.approx(0.0, abs=1e-15)
+    assert hockey_stick_divergence(p0, p1, 0.0) == pytest.approx(p0[0] - p1[0])
+
+
+def test_hockey_stick_and_loss_hand_values():
+    assert hockey_stick_divergence([0.5, 0.5], [0.25, 0.75], 0.0) == pytest.approx(0.25)
+    assert exact_privacy_loss([0.5, 0.5], [0.25, 0.75]) == pytest.approx(math.log(2))
+    assert exact_privacy_loss([1.0, 0.0], [0.5, 0.5]) == math.inf
+    with pytest.raises(ValueError):
+        exact_privacy_loss([0.5, 0.6], [0.5, 0.5])
+
+
+def test_dp_tpr_bound_hand_values():
+    assert dp_tpr_bound(0.01, math.log(3), 0.0) == pytest.approx(0.03)
+    assert dp_tpr_bound(0.9, 1.0, 0.0) == pytest.approx(1 - math.exp(-1) * 0.1)
+    assert dp_tpr_bound(0.5, 0.0, 0.0) == pytest.approx(0.5)
+
+
+def test_clopper_pearson_matches_scipy_binomtest():
+    for k, n in [(0, 20), (7, 20), (20, 20), (194, 20000)]:
+        ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="exact")
+        np.testing.assert_allclose(clopper_pearson(k, n), (ci.low, ci.high), rtol=1e-10, atol=1e-14)
+
+
+def test_membership_audit_on_known_gaussians():
+    rng = np.random.default_rng(7)
+    s, alpha, m = 1.0, 0.05, 40_000
+    out = membership_inference_audit(rng.standard_normal(m), rng.standard_normal(m),
+                                     s + rng.standard_normal(m), alpha)
+    tpr = stats.norm.sf(stats.norm.isf(alpha) - s)          # Neyman-Pearson power, 0.26
+    assert out.tpr_interval[0] - 0.01 <= tpr <= out.tpr_interval[1] + 0.01
+    assert out.false_positives / out.n_out == pytest.approx(alpha, abs=0.01)
+    null = membership_inference_audit(rng.standard_normal(m), rng.standard_normal(m), rng.standard_normal(m), alpha)
+    assert null.epsilon_lower < 0.2
+
+
+# ----------------------------------------------------------------------------- ERM and unlearning
+def test_logistic_erm_matches_scipy_minimize():
+    X, y = logistic_data(np.random.default_rng(0), 80, 4)
+    mu = 0.1
+    theta = logistic_erm(X, y, mu)
+    ref = optimize.minimize(lambda t: logistic_objective(X, y, mu, t), np.zeros(4),
+                            jac=lambda t: logistic_gradient(X, y, mu, t), method="BFGS",
+                            options={"gtol": 1e-12}).x
+    np.testing.assert_allclose(theta, ref, atol=1e-7)
+
+
+def test_logistic_gradient_finite_differences():
+    X, y = logistic_data(np.random.default_rng(1), 30, 3)
+    t = np.array([0.3, -0.2, 0.5])
+    num = optimize.approx_fprime(t, lambda z: logistic_objective(X, y, 0.2, z), 1e-7)
+    np.testing.assert_allclose(logistic_gradient(X, y, 0.2, t), num, atol=1e-6)
+
+
+def test_ridge_erm_matches_augmented_least_squares():
+    X, y = ridge_data(np.random.default_rng(2), 50, 4)
+    mu, n = 0.3, 50
+    A = np.vstack([X / math.sqrt(n), math.sqrt(mu) * np.eye(4)])
+    b = np.concatenate([y / math.sqrt(n), np.zeros(4)])
+    np.testing.assert_allclose(ridge_erm(X, y, mu), np.linalg.lstsq(A, b, rcond=None)[0], atol=1e-12)
+    np.testing.assert_allclose(ridge_gradient(X, y, mu, ridge_erm(X, y, mu)), 0.0, atol=1e-12)
+
+
+def test_sensitivity_bound_holds_on_logistic_instances():
+    rng = np.random.default_rng(4)
+    X, y = logistic_data(rng, 60, 3)
+    mu = 0.05
+    theta = logistic_erm(X, y, mu)
+    G = float(np.max(np.linalg.norm(X, axis=1)))
+    for f in (1, 3, 10):
+        forget = rng.choice(60, f, replace=False)
+        keep = np.setdiff1d(np.arange(60), forget)
+        assert np.linalg.norm(theta - logistic_erm(X[keep], y[keep], mu)) <= erm_sensitivity_bound(60, f, G, mu)
+    assert erm_sensitivity_bound(100, 2, 3.0, 0.5) == pytest.approx(2 * 2 * 3.0 / (0.5 * 100))
+
+
+def test_distance_bound_and_noise_hand_values():
+    b = unlearning_distance_bound(100, 1, 1.0, 0.5, 2.0, 2)
+    assert b == pytest.approx(0.75**2 * 2 / 50)
+    assert unlearning_noise(100, 1, 1.0, 0.5, 2.0, 2, 8.0, 1.0) == pytest.approx(b * 2.0)
+
+
+def test_warm_start_unlearning_reaches_retrained_model():
+    X, y = ridge_data(np.random.default_rng(5), 40, 3)
+    theta = ridge_erm(X, y, 0.1)
+    out = warm_start_unlearning(X, y, 0.1, theta, [0, 1], 500, loss="ridge")
+    np.testing.assert_allclose(out, ridge_erm(X[2:], y[2:], 0.1), atol=1e-10)
+
+
+def test_trimmed_mean_matches_scipy():
+    v = np.random.default_rng(6).standard_normal((20, 3))
+    np.testing.assert_allclose(trimmed_mean(v, 2), stats.trim_mean(v, 0.1, axis=0), rtol=1e-14)
+    with pytest.raises(ValueError):
+        trimmed_mean(v, 10)
+
+
+def test_robust_gd_without_trimming_is_ridge_gd():
+    X, y = ridge_data(np.random.default_rng(8), 40, 3)
+    out = robust_gradient_descent(X, y, 0.1, 0, np.zeros(3), 1.0, 2000)
+    np.testing.assert_allclose(out, ridge_erm(X, y, 0.1), atol=1e-10)
+
+
+def test_iterations_to_reach_hand_count():
+    assert iterations_to_reach(lambda t: t / 2, np.array([1.0]), np.array([0.0]), 0.1) == 4
+    with pytest.raises(ValueError):
+        iterations_to_reach(lambda t: t, np.array([1.0]), np.array([0.0]), 0.1, max_iter=5)
