@@ -94,8 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
 
     p = sub.add_parser("bench", help="measure the engine: parallel speed-up, overhead, cache, dask")
-    p.add_argument("--trials", type=_jobs, default=2000, help="Monte Carlo trials of the standard workload")
-    p.add_argument("--size", type=_jobs, default=40, help="matrix size of one trial")
+    p.add_argument("--trials", type=_jobs, default=4000, help="Monte Carlo trials of the standard workload")
+    p.add_argument("--size", type=_jobs, default=64, help="matrix size of one trial")
     p.add_argument("--repeats", type=_jobs, default=3, help="timings per figure (the best is kept)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
 
