@@ -13,8 +13,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from threadpoolctl import threadpool_limits
+
 from .context import Context
 from .evidence import Verdict, decide
+from .execute import time_limit
 from .model import Claim
 from .sweeps import point_stream
 
@@ -47,13 +50,15 @@ class SearchOutcome:
     violated: bool = False
 
     def sentence(self) -> str:
+        skipped = f" ({self.errors} of {self.evaluations} instances failed or took over {PROBE_SECONDS:g} s)" \
+            if self.errors else ""
         if self.worst is None:
-            return f"{self.target}: no instance could be evaluated ({self.errors} errors)"
+            return f"{self.target}: no instance could be evaluated{skipped}"
         where = ", ".join(f"{k} = {v}" for k, v in self.worst.params.items())
         if self.violated:
-            return f"{self.target}: violated at {where}: {self.worst.summary}"
-        return (f"{self.target}: no violation in {self.evaluations} instances; smallest margin "
-                f"{self.worst.margin:.4g} at {where}")
+            return f"{self.target}: violated at {where}: {self.worst.summary}{skipped}"
+        return (f"{self.target}: no violation in {self.evaluations - self.errors} instances; smallest margin "
+                f"{self.worst.margin:.4g} at {where}{skipped}")
 
 
 @dataclass
@@ -99,10 +104,14 @@ def _strategies(claim: Claim, space: dict[str, tuple[Any, Any]]) -> Any:
     return st.fixed_dictionaries(out)
 
 
+PROBE_SECONDS = 20.0  # an instance that takes longer is skipped (counted with the errors)
+
+
 def _probe(claim: Claim, func: Any, uid: str, params: dict[str, Any], profile: str, seed: int) -> Probe:
     values = claim.parameters(profile, params)
     ctx = Context(uid, profile=profile, params=values, seed=seed, stream=point_stream(claim.id, params))
-    decision = decide(func(ctx), "bound")
+    with time_limit(min(claim.budget, PROBE_SECONDS)), threadpool_limits(limits=1):
+        decision = decide(func(ctx), "bound")
     if decision.verdict is Verdict.ERROR:
         raise ArithmeticError(decision.summary)
     return Probe(params, float(decision.headline["smallest_margin"]), decision.verdict.value, decision.summary)
