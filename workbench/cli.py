@@ -37,14 +37,20 @@ def _seed(text: str) -> int:
     return value
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"jobs must be a whole number >= 1, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"jobs must be >= 1, not {value}")
-    return value
+def _positive(what: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number >= 1, not {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{what} must be >= 1, not {value}")
+        return value
+
+    return parse
+
+
+_jobs = _positive("jobs")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("claim", help="claim id")
     p.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2,...",
                    help="values of one declared parameter (repeat for more axes)")
-    p.add_argument("--trials", type=int, default=None, help="set the claim's 'trials' parameter at every point")
+    p.add_argument("--trials", type=_positive("trials"), default=None,
+                   help="set the claim's 'trials' parameter at every point")
     p.add_argument("--profile", choices=["quick", "full"], default="quick")
     p.add_argument("--jobs", "-j", type=_jobs, default=1, help="grid points run in parallel")
     p.add_argument("--seed", type=_seed, default=0)
@@ -88,15 +95,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", help="look for a counterexample to a bound claim over its parameters")
     p.add_argument("claim", help="claim id of a bound claim")
-    p.add_argument("--examples", type=_jobs, default=40, help="instances tried for the claim and for each control")
+    p.add_argument("--examples", type=_positive("examples"), default=40, help="instances tried for the claim and for each control")
     p.add_argument("--profile", choices=["quick", "full"], default="quick")
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
 
     p = sub.add_parser("bench", help="measure the engine: parallel speed-up, overhead, cache, dask")
-    p.add_argument("--trials", type=_jobs, default=4000, help="Monte Carlo trials of the standard workload")
-    p.add_argument("--size", type=_jobs, default=64, help="matrix size of one trial")
-    p.add_argument("--repeats", type=_jobs, default=3, help="timings per figure (the best is kept)")
+    p.add_argument("--trials", type=_positive("trials"), default=4000, help="Monte Carlo trials of the standard workload")
+    p.add_argument("--size", type=_positive("size"), default=64, help="matrix size of one trial")
+    p.add_argument("--repeats", type=_positive("repeats"), default=3, help="timings per figure (the best is kept)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
 
     p = sub.add_parser("cache", help="manage the result cache")
@@ -150,13 +157,16 @@ def _list(args: argparse.Namespace, out: Console) -> int:
                                 "doc": p.doc} for n, p in c.params.items()}} for c in claims]
         print(json.dumps(data, indent=2, default=str))
         return EXIT_OK
-    table = Table(title=f"{len({c.paper.slug for c in claims})} papers, {len(claims)} claims")
-    for col in ("claim id", "source", "evidence", "controls"):
-        table.add_column(col)
-    for c in claims:
-        table.add_row(c.id + (" (reconstructed)" if c.reconstructed else ""), c.source, c.evidence,
-                      str(len(c.controls)))
-    out.print(table)
+    # Plain lines, not a table: claim ids are what users copy, and must never be cut.
+    papers = {c.paper.slug: c.paper for c in claims}
+    out.print(f"{len(papers)} papers, {len(claims)} claims", highlight=False)
+    for slug, paper in papers.items():
+        out.print(f"\n[bold]{slug}[/]  {paper.venue}: {paper.title}", highlight=False)
+        for c in claims:
+            if c.paper.slug == slug:
+                flags = f"{c.source}; {c.evidence}; {len(c.controls)} control{'s' * (len(c.controls) != 1)}" \
+                    + ("; reconstructed" if c.reconstructed else "")
+                out.print(f"  {c.id}  [dim]({flags})[/]", highlight=False, soft_wrap=True)
     return EXIT_OK
 
 
@@ -169,7 +179,9 @@ def _run(args: argparse.Namespace, out: Console) -> int:
     for r in summary.results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
     line = ", ".join(f"[{COLOURS[v]}]{n} {v.lower()}[/]" for v, n in sorted(counts.items()))
-    out.print(f"run {summary.run_id}: {len(summary.results)} claims: {line or 'none'}", highlight=False)
+    n = len(summary.results)
+    state = " (interrupted)" if summary.interrupted else ""
+    out.print(f"run {summary.run_id}{state}: {n} claim{'s' * (n != 1)}: {line or 'none'}", highlight=False)
     for name, path in summary.report.items():
         out.print(f"  {name}: {path}", highlight=False)
     for message in summary.messages:

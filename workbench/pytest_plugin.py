@@ -102,7 +102,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             label = path.relative_to(root).as_posix()
         except ValueError:
             label = claim.module.replace(".", "/") + ".py"
-        items.append(ClaimItem.from_parent(session, name=f"{label}::{claim.name}", claim=claim, path=path))
+        name = f"{label}::{claim.name}"
+        items.append(ClaimItem.from_parent(session, name=name, nodeid=name, claim=claim, path=path))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -54,6 +54,12 @@ def escape_text_with_math(value: Any) -> Latex:
     return Latex("".join(escape_latex(p) if i % 2 == 0 else f"${p}$" for i, p in enumerate(parts)))
 
 
+def breakable(value: Any) -> Latex:
+    """Escape an identifier and let LaTeX break the line after its underscores and dots."""
+    text = escape_latex(value)
+    return Latex(text.replace(r"\_", r"\_\allowbreak{}").replace(".", r".\allowbreak{}"))
+
+
 def environment(plain: bool = False) -> jinja2.Environment:
     """Jinja2 environment with LaTeX-safe delimiters, StrictUndefined and escaping by default.
 
@@ -71,6 +77,7 @@ def environment(plain: bool = False) -> jinja2.Environment:
     )
     env.filters["latex"] = (lambda v: Latex(escape_latex(v))) if plain else Latex
     env.filters["mathtext"] = (lambda v: Latex(escape_latex(v))) if plain else escape_text_with_math
+    env.filters["breakable"] = breakable
     return env
 
 
@@ -115,15 +122,22 @@ def _figure(result: dict[str, Any], folder: Path) -> str | None:
         m, b = np.asarray(fig_data["measured"]), np.asarray(fig_data["bound"])
         order = np.argsort(x, kind="stable")
         style = "-" if len(x) <= 400 and len(np.unique(x)) == len(x) else "."
-        ax.plot(x[order], m[order], style, ms=2, label="measured")
-        ax.plot(x[order], b[order], "--" if style == "-" else ".", ms=2, label=f"bound ({fig_data['relation']})")
+        ax.plot(x[order], b[order], "--" if style == "-" else ".", ms=2, color="C1",
+                label=f"bound ({fig_data['relation']})")
+        ax.plot(x[order], m[order], style, ms=2, color="C0", label="measured", zorder=3)
         if np.all(m > 0) and np.all(b > 0) and max(m.max(), b.max()) / min(m.min(), b.min()) > 100:
             ax.set_yscale("log")
     else:
         plt.close(fig)
         return None
-    ax.set_xlabel(fig_data.get("xlabel", ""))
-    ax.set_ylabel(fig_data.get("ylabel", ""))
+    import textwrap
+
+    from matplotlib.ticker import MaxNLocator
+
+    ax.set_xlabel(textwrap.fill(str(fig_data.get("xlabel", "")), 60))
+    ax.set_ylabel(textwrap.fill(str(fig_data.get("ylabel", "")), 32))
+    if fig_data["type"] == "bound" and all(float(v).is_integer() for v in fig_data["x"]):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.legend(frameon=False)
     ax.grid(True, which="both", alpha=0.25)
     fig.tight_layout()
@@ -200,11 +214,12 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
     from matplotlib.lines import Line2D
 
     seen = [v for v in VERDICT_RGB if any(p["claim_verdict"] == v for p in points)]
-    ax.legend([Line2D([], [], ls="", marker="o", color=VERDICT_RGB[v]) for v in seen], [v.lower() for v in seen],
-              frameon=False, fontsize=8)
+    marker = "s" if len(varying) >= 2 else "o"
+    ax.legend([Line2D([], [], ls="", marker=marker, color=VERDICT_RGB[v]) for v in seen], [v.lower() for v in seen],
+              frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(True, which="both", alpha=0.25)
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, bbox_inches="tight")
     plt.close(fig)
     return path
 
