@@ -42,15 +42,31 @@ def seed_sequence(root_seed: int, *key: Any) -> np.random.SeedSequence:
     return np.random.SeedSequence(entropy=int(root_seed), spawn_key=key_words(*key))
 
 
-def _run_chunk(func: Callable[..., Any], seeds: Sequence[np.random.SeedSequence],
-               args: tuple, kwargs: dict) -> list[Any]:
-    with threadpool_limits(limits=1):
-        return [func(np.random.default_rng(s), *args, **kwargs) for s in seeds]
+_pinned_pid: int | None = None
+
+
+def _pin_worker() -> None:
+    """Limit BLAS to one thread in this worker process, once (a limit costs milliseconds)."""
+    global _pinned_pid
+    if _pinned_pid != os.getpid():
+        threadpool_limits(limits=1)
+        _pinned_pid = os.getpid()
+
+
+def _run_chunk(func: Callable[..., Any], key: tuple, trials: range, args: tuple, kwargs: dict) -> list[Any]:
+    """Trials ``trials`` of ``func``; trial i draws from the stream keyed by ``key + (i,)``.
+
+    The streams are derived here, in the worker, so only the key and the range travel."""
+    return [func(np.random.default_rng(seed_sequence(*key, i)), *args, **kwargs) for i in trials]
+
+
+def _in_worker(chunk_func: Callable[..., list[Any]], *args: Any) -> list[Any]:
+    _pin_worker()
+    return chunk_func(*args)
 
 
 def _map_chunk(func: Callable[..., Any], items: Sequence[Any]) -> list[Any]:
-    with threadpool_limits(limits=1):
-        return [func(item) for item in items]
+    return [func(item) for item in items]
 
 
 def _chunks(n: int, jobs: int, chunk: int | None) -> list[range]:
@@ -114,7 +130,7 @@ class Context:
         Trial ``i`` draws from its own generator keyed by ``(stream, label, i)``, so the list
         returned (in trial order) is the same for any ``jobs``, backend or ``chunk``.  Trials are
         batched into chunks (by default four per worker) so task overhead stays small, and
-        BLAS is pinned to one thread inside each chunk.
+        BLAS is pinned to one thread in each worker.
 
         Args:
             func: a picklable function of a ``numpy.random.Generator`` (module level, not a lambda,
@@ -125,12 +141,13 @@ class Context:
         """
         if n < 1:
             raise ValueError(f"the number of trials must be at least 1, not {n}")
-        seeds = [seed_sequence(self.seed, self.stream, label, i) for i in range(n)]
+        key = (self.seed, self.stream, label)
         parts = _chunks(n, self.jobs, chunk)
         par = self._parallel(len(parts))
         if par is None:
-            return _run_chunk(func, seeds, args, kwargs)
-        out = par(joblib.delayed(_run_chunk)(func, seeds[r.start : r.stop], args, kwargs) for r in parts)
+            with threadpool_limits(limits=1):
+                return _run_chunk(func, key, range(n), args, kwargs)
+        out = par(joblib.delayed(_in_worker)(_run_chunk, func, key, r, args, kwargs) for r in parts)
         return [x for part in out for x in part]
 
     def map(self, func: Callable[[Any], Any], items: Iterable[Any], chunk: int | None = None) -> list[Any]:
@@ -143,8 +160,9 @@ class Context:
         parts = _chunks(len(items), self.jobs, chunk)
         par = self._parallel(len(parts))
         if par is None:
-            return _map_chunk(func, items)
-        out = par(joblib.delayed(_map_chunk)(func, items[r.start : r.stop]) for r in parts)
+            with threadpool_limits(limits=1):
+                return _map_chunk(func, items)
+        out = par(joblib.delayed(_in_worker)(_map_chunk, func, items[r.start : r.stop]) for r in parts)
         return [x for part in out for x in part]
 
 
