@@ -25,14 +25,14 @@ from .model import REGISTRY, Claim, Paper, Param, claim
 __all__ = [
     "Bound", "Certificate", "Claim", "ClaimResult", "Comparison", "Context", "Decision",
     "Identity", "Paper", "Param", "Proportion", "REGISTRY", "Rate", "Symbolic", "Verdict",
-    "claim", "decide", "run", "run_claim", "sweep",
+    "claim", "decide", "run", "run_claim", "search", "sweep",
 ]
 
 
 def __getattr__(name: str):
     # The runner pulls in the store, the report and joblib's machinery: import it lazily so
     # that paper modules importing ``workbench`` stay light.
-    if name in ("run", "sweep"):
+    if name in ("run", "sweep", "search"):
         from . import api
 
         return getattr(api, name)

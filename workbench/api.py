@@ -16,11 +16,11 @@ import joblib
 
 from .cache import CacheKey, ResultCache, package_versions
 from .context import pin_blas_threads
+from .counterexamples import SearchSummary
 from .evidence import Verdict
 from .execute import ClaimResult, result_from_record, result_record, run_claim
 from .model import PROFILES, Claim, Registry
 from .registry import load, select
-from .search import SearchSummary
 from .store import Store
 from .sweeps import SweepSummary, find_claim, grid_points, parse_grid, run_sweep
 
@@ -356,14 +356,14 @@ def search(claim_id: str, *, examples: int = 40, profile: str = "quick", seed: i
     """Look for a violation of a bound claim over its declared parameter space, and store it.
 
     Hypothesis explores every parameter declared with ``low``/``high`` (see
-    :mod:`workbench.search`), ``examples`` instances for the claim and as many for each control.
+    :mod:`workbench.counterexamples`), ``examples`` instances for the claim and as many for each control.
     A bound that holds reports its smallest margin; each control must be found violating.
 
     Raises:
         UsageError: for an unknown claim, a claim without bound evidence or without a ranged
             parameter, or ``examples < 1``, before any work starts.
     """
-    from .search import run_search, search_space
+    from .counterexamples import run_search, search_space
 
     check_options(profile, 1, seed, "loky")
     if examples < 1:

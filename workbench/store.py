@@ -321,7 +321,7 @@ class Store:
 
     # ---------------------------------------------------------------- counterexample searches
     def record_search(self, summary: Any, *, seed: int, profile: str, examples: int) -> int:
-        """Store a :class:`workbench.search.SearchSummary`; return its id."""
+        """Store a :class:`workbench.counterexamples.SearchSummary`; return its id."""
         from dataclasses import asdict
 
         outcomes = [asdict(o) | {"sentence": o.sentence(), "role": "claim" if i == 0 else "control"}
