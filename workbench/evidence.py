@@ -258,7 +258,8 @@ class Symbolic(Evidence):
             simplified = sp.simplify(e)
             if simplified == 0 or simplified is sp.true:
                 rows.append({"quantity": label, "measured": "0" if simplified == 0 else "True",
-                             "claimed": "0 / True", "tolerance": "exact", "reason": self.why})
+                             "claimed": "0" if simplified == 0 else "True", "tolerance": "exact",
+                             "reason": "" if rows else self.why})
                 continue
             if simplified is sp.false or (simplified.is_number and simplified != 0):
                 return Decision(Verdict.REFUTED, f"{label} simplifies to {simplified}, not zero",
