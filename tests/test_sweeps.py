@@ -36,7 +36,8 @@ def test_grid_product_and_transitions():
     grid = {"a": [1, 2], "b": ["x", "y", "z"]}
     assert grid_points(grid)[:3] == [{"a": 1, "b": "x"}, {"a": 1, "b": "y"}, {"a": 1, "b": "z"}]
     verdicts = {(1, "x"): "V", (1, "y"): "V", (1, "z"): "R", (2, "x"): "V", (2, "y"): "V", (2, "z"): "V"}
-    assert transitions(grid, verdicts) == ["a: R at 1 -> V at 2 (with b = z)", "b: V at y -> R at z (with a = 1)"]
+    points = [({"a": a, "b": b}, v) for (a, b), v in verdicts.items()]
+    assert transitions(grid, points) == ["a: R at 1 -> V at 2 (with b = z)", "b: V at y -> R at z (with a = 1)"]
 
 
 def test_sweep_finds_where_the_hypothesis_stops_holding(tmp_path):

@@ -15,14 +15,13 @@ from typing import Any
 import joblib
 
 from .cache import CacheKey, ResultCache, package_versions
-from .context import pin_blas_threads
 from .counterexamples import SearchSummary
 from .evidence import Verdict
 from .execute import ClaimResult, result_from_record, result_record, run_claim
 from .model import PROFILES, Claim, Registry
-from .registry import load, select
+from .registry import SelectionError, find_claim, load, select
 from .store import Store
-from .sweeps import SweepSummary, find_claim, grid_points, parse_grid, run_sweep
+from .sweeps import SweepSummary, grid_points, parse_grid, run_sweep
 
 DEFAULT_DB = Path("reports/workbench.sqlite")
 DEFAULT_OUT = Path("reports")
@@ -103,6 +102,21 @@ def check_writable(folder: Path) -> None:
         raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}; choose another folder with --out") from None
 
 
+def resolve_backend(backend: str, scheduler: str | None) -> tuple[str, str | None]:
+    """The backend and scheduler a run uses: a scheduler (given, or from ``WORKBENCH_SCHEDULER``)
+    turns the default loky backend into dask.
+
+    Raises:
+        UsageError: for the dask backend without a scheduler address.
+    """
+    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler and backend == "loky":
+        backend = "dask"
+    if backend == "dask" and not scheduler:
+        raise UsageError(f"the dask backend needs a scheduler address: --scheduler tcp://HOST:PORT or {SCHEDULER_ENV}")
+    return backend, scheduler
+
+
 @contextmanager
 def parallel_backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[tuple[str, int]]:
     """Set up the joblib backend of a run; yield (joblib backend name, number of workers).
@@ -176,14 +190,8 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
             any claim runs.
         workbench.store.StoreError: when the database is locked, corrupt or cannot be created.
     """
-    from .registry import SelectionError
-
-    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
-    if scheduler and backend == "loky":
-        backend = "dask"
+    backend, scheduler = resolve_backend(backend, scheduler)
     check_options(profile, jobs, seed, backend)
-    if backend == "dask" and not scheduler:
-        raise UsageError(f"the dask backend needs a scheduler address: --scheduler tcp://HOST:PORT or {SCHEDULER_ENV}")
     if out is not None:
         check_writable(Path(out))
     reg = registry or load()
@@ -231,7 +239,6 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
 def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, seed: int, jobs: int,
              backend: str, progress: bool, cache: ResultCache | None = None) -> bool:
     """Run claims one by one, committing each; return True when interrupted by Ctrl-C."""
-    pin_blas_threads()
     if jobs > 1 and backend == "loky":
         # Start the worker processes now, so their start-up is not charged to a claim's budget.
         joblib.Parallel(n_jobs=jobs, backend="loky")(joblib.delayed(abs)(i) for i in range(jobs))
@@ -308,22 +315,20 @@ def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str
         UsageError: on an unknown claim, a parameter it does not declare, a bad value or bad
             options, before any work starts.
     """
-    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
-    if scheduler and backend == "loky":
-        backend = "dask"
+    backend, scheduler = resolve_backend(backend, scheduler)
     check_options(profile, jobs, seed, backend)
     reg = registry or load()
     try:
         c = find_claim(claim_id, reg)
         specs = grid if isinstance(grid, list) else [f"{k}={','.join(map(str, v))}" for k, v in grid.items()]
-        parsed = parse_grid(c, specs, profile)
+        parsed = parse_grid(c, specs)
         if trials is not None:
             if "trials" not in c.params:
                 raise ValueError(f"claim {c.id} declares no 'trials' parameter; use --grid with one of "
                                  f"{', '.join(c.params) or 'its parameters (it has none)'}")
             parsed.setdefault("trials", [c.params["trials"].coerce("trials", trials)])
-    except (KeyError, ValueError) as exc:
-        raise UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if out is not None:
         check_writable(Path(out))
     store = Store(db)
@@ -372,8 +377,8 @@ def search(claim_id: str, *, examples: int = 40, profile: str = "quick", seed: i
     try:
         c = find_claim(claim_id, reg)
         search_space(c)
-    except (KeyError, ValueError) as exc:
-        raise UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     summary = run_search(c, examples=examples, profile=profile, seed=seed)
     store = Store(db)
     try:

@@ -21,6 +21,7 @@ from typing import Any
 
 import joblib
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from .context import Context, seed_sequence
 
@@ -126,7 +127,8 @@ def run_benchmarks(*, trials: int = 8000, size: int = 64, repeats: int = 3,
     import os
 
     results: dict[str, Any] = {"cpus": os.cpu_count()}
-    results["monte_carlo"] = monte_carlo(trials, size, repeats)
+    with threadpool_limits(limits=1):  # as run_claim does: one BLAS thread in this process too
+        results["monte_carlo"] = monte_carlo(trials, size, repeats)
     results["cache"] = cache_warm_cold(cached_claim, repeats)
     results["dask"] = dask_against_loky(trials, size, repeats)
     flat = {**results["monte_carlo"], **results["cache"]}

@@ -301,11 +301,12 @@ def _report(args: argparse.Namespace, out: Console) -> int:
 
 
 def _show(args: argparse.Namespace, out: Console) -> int:
-    claims = _select([args.claim])
-    if len(claims) != 1:
-        raise api.UsageError(f"{args.claim!r} names {len(claims)} claims; give one claim id: "
-                             + ", ".join(c.id for c in claims))
-    c = claims[0]
+    from .registry import SelectionError, find_claim
+
+    try:
+        c = find_claim(args.claim)
+    except SelectionError as exc:
+        raise api.UsageError(str(exc)) from None
     out.print(f"[bold]{c.id}[/] ({c.paper.venue}, {c.source}{', reconstructed' if c.reconstructed else ''})",
               highlight=False)
     out.print(f"{c.paper.title}", highlight=False)

@@ -17,8 +17,6 @@ import joblib
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-BLAS_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-
 
 def key_words(*parts: Any) -> tuple[int, ...]:
     """Stable 32-bit words identifying ``parts`` (strings or integers), for ``spawn_key``."""
@@ -144,9 +142,8 @@ class Context:
         key = (self.seed, self.stream, label)
         parts = _chunks(n, self.jobs, chunk)
         par = self._parallel(len(parts))
-        if par is None:
-            with threadpool_limits(limits=1):
-                return _run_chunk(func, key, range(n), args, kwargs)
+        if par is None:  # in this process: run_claim already limits BLAS to one thread
+            return _run_chunk(func, key, range(n), args, kwargs)
         out = par(joblib.delayed(_in_worker)(_run_chunk, func, key, r, args, kwargs) for r in parts)
         return [x for part in out for x in part]
 
@@ -160,13 +157,7 @@ class Context:
         parts = _chunks(len(items), self.jobs, chunk)
         par = self._parallel(len(parts))
         if par is None:
-            with threadpool_limits(limits=1):
-                return _map_chunk(func, items)
+            return _map_chunk(func, items)
         out = par(joblib.delayed(_in_worker)(_map_chunk, func, items[r.start : r.stop]) for r in parts)
         return [x for part in out for x in part]
 
-
-def pin_blas_threads() -> None:
-    """Ask BLAS libraries of worker processes started from here to use one thread."""
-    for name in BLAS_ENV:
-        os.environ.setdefault(name, "1")

@@ -91,3 +91,16 @@ def _matches(expr: str, c: Claim) -> bool:
         return bool(eval(" ".join(code), {"__builtins__": {}}, {}))  # noqa: S307 - only booleans and operators
     except SyntaxError:
         raise SelectionError(f"cannot parse -k expression {expr!r}") from None
+
+
+def find_claim(name: str, registry: Registry | None = None) -> Claim:
+    """The one claim ``name`` selects (a claim id, or a claim name unique across papers).
+
+    Raises:
+        SelectionError: when ``name`` selects no claim (with close matches) or several.
+    """
+    hits = select([name], registry=registry)
+    if len(hits) != 1:
+        raise SelectionError(f"{name!r} names {len(hits)} claims; give one claim id: "
+                             + ", ".join(c.id for c in hits))
+    return hits[0]

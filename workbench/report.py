@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 
 from .store import Store
+from .sweeps import headline_key, transitions
 
 TEMPLATES = Path(__file__).parent / "templates"
 _SPECIAL = {
@@ -167,8 +168,6 @@ def _numeric(values: list[Any]) -> bool:
 def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
     """Draw a stored sweep: a phase diagram (verdict over two axes) when two axes vary,
     else the headline number against the varying axis, each point coloured by its verdict."""
-    from .sweeps import headline_key
-
     plt = _plt()
     grid, points = sweep["grid"], sweep["points"]
     varying = [n for n, v in grid.items() if len(v) > 1] or list(grid)
@@ -261,13 +260,6 @@ def _json(run: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _sweep_changes(sw: dict[str, Any]) -> list[str]:
-    from .sweeps import transitions
-
-    verdicts = {tuple(p["params"][n] for n in sw["grid"]): p["claim_verdict"] for p in sw["points"]}
-    return transitions(sw["grid"], verdicts)
-
-
 def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> tuple[dict[str, Path], list[str]]:
     """Write ``report.tex``, figures, ``claims.tex``, ``results.json`` and (with TeX) ``report.pdf``.
 
@@ -295,7 +287,7 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> t
         name = f"sweep-{sw['id']}.pdf"
         sweep_figure(sw, figures / name)
         sw["figure"] = f"figures/{name}"
-        sw["changes"] = _sweep_changes(sw)
+        sw["changes"] = transitions(sw["grid"], [(p["params"], p["claim_verdict"]) for p in sw["points"]])
     counts = {v: sum(r["verdict"] == v for r in results) for v in VERDICT_COLOURS}
     searches = store.latest_searches([r["claim_id"] for r in results])
 

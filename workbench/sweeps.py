@@ -18,15 +18,14 @@ from typing import Any
 
 import joblib
 
-from .context import pin_blas_threads
 from .execute import ClaimResult, result_from_record, result_record, run_claim
-from .model import Claim, Registry
+from .model import Claim
 
 HEADLINE_PRIORITY = ("slope", "smallest_margin", "max_rel_error", "max_abs_error", "estimate",
                      "mean_difference", "value")
 
 
-def parse_grid(claim: Claim, specs: list[str], profile: str = "quick") -> dict[str, list[Any]]:
+def parse_grid(claim: Claim, specs: list[str]) -> dict[str, list[Any]]:
     """Parse ``NAME=V1,V2,...`` strings into a grid of values checked against the claim's params.
 
     Raises:
@@ -98,15 +97,16 @@ class SweepSummary:
     figure: Path | None = None
 
 
-def transitions(grid: dict[str, list[Any]], verdicts: dict[tuple, str]) -> list[str]:
+def transitions(grid: dict[str, list[Any]], points: list[tuple[dict[str, Any], str]]) -> list[str]:
     """Where the claim's verdict changes between neighbouring values of one axis.
 
     Args:
-        grid: the axes; verdicts: verdict per point, keyed by the tuple of values in grid order.
+        grid: the axes; points: (parameters, verdict) of each grid point.
     Returns:
         Sentences such as ``"n: VERIFIED at 8 -> REFUTED at 16 (with lr = 0.1)"``.
     """
     names = list(grid)
+    verdicts = {tuple(params[n] for n in names): verdict for params, verdict in points}
     out = []
     for axis, name in enumerate(names):
         others = [grid[n] for i, n in enumerate(names) if i != axis]
@@ -138,7 +138,6 @@ def run_sweep(claim: Claim, grid: dict[str, list[Any]], *, store: Any, profile: 
     """
     points = grid_points(grid)
     sweep_id = store.start_sweep(claim.id, grid=grid, seed=seed, profile=profile, metadata=metadata or {})
-    pin_blas_threads()
     ref: Claim | tuple[str, str] = (claim.id, claim.module) if in_registry and jobs > 1 else claim
     if jobs > 1:
         records = joblib.Parallel(n_jobs=jobs, return_as="generator")(
@@ -153,23 +152,5 @@ def run_sweep(claim: Claim, grid: dict[str, list[Any]], *, store: Any, profile: 
         if progress is not None:
             progress(i, p, result)
     store.finish_sweep(sweep_id)
-    verdicts = {tuple(pt.params[n] for n in grid): pt.claim_verdict for pt in done}
-    return SweepSummary(sweep_id, claim.id, grid, done, transitions(grid, verdicts))
-
-
-def find_claim(claim_id: str, registry: Registry) -> Claim:
-    """The claim named ``claim_id`` (an id, or a name unique across papers).
-
-    Raises:
-        KeyError: with close matches when there is no such claim.
-    """
-    if claim_id in registry.claims:
-        return registry.claims[claim_id]
-    named = [c for c in registry.claims.values() if c.name == claim_id]
-    if len(named) == 1:
-        return named[0]
-    import difflib
-
-    close = difflib.get_close_matches(claim_id, list(registry.claims), n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(close)}?" if close else "; `workbench list` shows them"
-    raise KeyError(f"no claim {claim_id!r}{hint}")
+    return SweepSummary(sweep_id, claim.id, grid, done,
+                        transitions(grid, [(pt.params, pt.claim_verdict) for pt in done]))
