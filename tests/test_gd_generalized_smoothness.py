@@ -231,3 +231,13 @@ def test_bad_inputs_raise():
         gradient_descent(neg_log_problem(), [-1.0], 3)
     with pytest.raises(ValueError):
         double_well_problem(0)
+
+
+def test_tightest_best_iterate_by_hand():
+    from simulations.optim import tightest_best_iterate
+
+    # measure 4, 1, 3 and constant 6: running minimum 4, 1, 1 against 6, 3, 2 -> ratios 2/3, 1/3, 1/2.
+    assert tightest_best_iterate(np.array([4.0, 1.0, 3.0]), 6.0) == (1, 4.0, 6.0)
+    assert tightest_best_iterate(np.array([1.0, 1.0, 1.0]), 3.0) == (3, 1.0, 1.0)
+    with pytest.raises(ValueError):
+        tightest_best_iterate(np.array([]), 1.0)

@@ -134,3 +134,7 @@ __all__ += [
     "abm_run", "delayed_gradient_descent", "distributed_logistic", "dsgdc_run", "dual_derivatives",
     "dual_minimum", "primal_value",
 ]
+
+from .rates import tightest_best_iterate  # noqa: E402
+
+__all__ += ["tightest_best_iterate"]

@@ -28,6 +28,7 @@ from simulations.optim.l0l1 import (
     sublevel_smoothness_cosh,
 )
 from simulations.optim.pep import gradient_step, pep_worst_case
+from simulations.optim.rates import tightest_best_iterate
 from workbench import Bound, Certificate, Paper, Param, Rate, claim
 
 PAPER = Paper(
@@ -167,14 +168,12 @@ def _rate_evidence(ctx, runs):
                 r = run_method(problem, x0, method, ctx["horizon"], step=step)
             g = r.grad_norm[:-1]
             g = g[np.isfinite(g)]
-            T = np.arange(1, len(g) + 1)
-            running = np.minimum.accumulate(g**2 / (problem.L0 + problem.L1 * g))
-            bound = 3.0 * (r.f[0] - problem.f_star) / T
-            w = int(np.argmax(running / bound))
-            lhs.append(running[w])
-            rhs.append(bound[w])
-            labels.append(f"{problem.name}, start {j}, T = {w + 1}")
-            at_T.append(w + 1)
+            T, best, bound = tightest_best_iterate(g**2 / (problem.L0 + problem.L1 * g),
+                                                   3.0 * (r.f[0] - problem.f_star))
+            lhs.append(best)
+            rhs.append(bound)
+            labels.append(f"{problem.name}, start {j}, T = {T}")
+            at_T.append(T)
     return Bound(lhs, rhs, relation="<=", rtol=1e-10, instances=labels, x=at_T, xlabel="T",
                  quantity="min_{k<T} g_k^2/(L0 + L1 g_k) at the tightest T of each run",
                  why="float64 trajectories; each side carries relative rounding of order "

@@ -33,6 +33,7 @@ from simulations.optim.generalized_smoothness import (
     step_size_mpquad,
     step_size_symbolic,
 )
+from simulations.optim.rates import tightest_best_iterate
 from workbench import Bound, Identity, Paper, Param, Symbolic, claim
 
 PAPER = Paper(
@@ -257,12 +258,8 @@ def _rate_run(item):
     ell = smoothness or problem.smoothness
     traj = gradient_descent(problem, x0, horizon - 1, smoothness=smoothness, constant_step=step)
     s = traj.grad_norm
-    running_min = np.minimum.accumulate(s**2 / ell(2 * s))
-    T = np.arange(1, len(s) + 1)
-    bound = 2.0 * (traj.f[0] - problem.f_star) / T
-    worst = int(np.argmax(running_min / bound))
-    return (float(running_min[worst]), float(bound[worst]),
-            f"{problem.name}, start {j}, T = {worst + 1}", worst + 1)
+    T, best, bound = tightest_best_iterate(s**2 / ell(2 * s), 2.0 * (traj.f[0] - problem.f_star))
+    return best, bound, f"{problem.name}, start {j}, T = {T}", T
 
 
 def _rate_evidence(ctx, runs, horizon):
