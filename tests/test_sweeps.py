@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench import Bound, Paper, Param, api, claim, cli
+from workbench import Bound, Identity, Paper, Param, api, claim, cli
 from workbench.model import Registry
 from workbench.store import Store
 from workbench.sweeps import grid_points, transitions
@@ -94,3 +94,72 @@ def test_cli_sweep(tmp_path, capsys, monkeypatch):
     assert "c: REFUTED at 0.5 -> VERIFIED at 2.0" in out and "sweep-1.pdf" in out
     code = cli.main(["sweep", "sweep_paper.square_below_c", "--grid", "d=1", "--db", str(tmp_path / "wb.sqlite")])
     assert code == 2
+
+
+PHASES = Paper(slug="phase_paper", title="Phases", authors=("A",), venue="V", year=2025,
+               not_checked=(("Deciding the phase is NP-hard.", "hardness is not a computation on instances"),))
+
+
+def _unit_square(params):
+    """The unit square whose corners the claim checks."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0])
+    return fig
+
+
+def phase_registry() -> Registry:
+    reg = Registry()
+
+    @claim(PHASES, source="Prop. 1", evidence="identity", registry=reg, statement="the phase of $(a, b)$",
+           params={"a": Param(0.0, low=-1.0, high=1.0, doc="first coordinate"),
+                   "b": Param(0.0, low=-1.0, high=1.0, doc="second coordinate")},
+           sweeps=({"a": [-0.5, 0.5], "b": [-0.5, 0.5]}, {"a": [-1, 0, 1]}), diagram=_unit_square)
+    def phase_by_sign(ctx):
+        """The phase is the sign pattern of the point."""
+        a, b = ctx["a"], ctx["b"]
+        return Identity(float(a * b >= 0), 1.0, why="exact", finding="same signs" if a * b >= 0 else "opposite signs")
+
+    @phase_by_sign.control("the sign of b flipped")
+    def _(ctx):
+        return Identity(float(-ctx["a"] * ctx["b"] > 0), 1.0, why="exact")
+
+    return reg
+
+
+def test_declared_grids_are_checked_when_the_claim_is_defined():
+    from workbench.model import ClaimDefinitionError
+
+    with pytest.raises(ClaimDefinitionError, match="not a declared parameter"):
+        claim(P, source="s", evidence="bound", statement="s", registry=Registry(), sweeps=({"z": [1]},),
+              params={"c": Param(1.0)})(lambda ctx: None)
+    with pytest.raises(ClaimDefinitionError, match=r"must lie in \[0.0, 1.0\]"):
+        claim(P, source="s", evidence="bound", statement="s", registry=Registry(), sweeps=({"c": [2.0]},),
+              params={"c": Param(1.0, low=0.0, high=1.0)})(lambda ctx: None)
+    with pytest.raises(ClaimDefinitionError, match="not_checked entry"):
+        Paper(slug="x", title="T", authors=("A",), venue="V", year=2025, not_checked=(("only a statement",),))
+
+
+def test_run_with_declared_sweeps_draws_findings_diagram_and_unchecked_statements(tmp_path, monkeypatch):
+    reg = phase_registry()
+    kw = {"db": tmp_path / "wb.sqlite", "out": tmp_path / "out", "registry": reg, "progress": False}
+    summary = api.run(sweeps=True, pdf=False, **kw)
+    store = Store(tmp_path / "wb.sqlite")
+    sweeps = store.latest_sweeps(["phase_paper.phase_by_sign"])
+    assert [sw["grid"] for sw in sweeps] == [{"a": [-0.5, 0.5], "b": [-0.5, 0.5]}, {"a": [-1.0, 0.0, 1.0]}]
+    assert [p["evidence"]["finding"] for p in sweeps[0]["points"]] == \
+        ["same signs", "opposite signs", "opposite signs", "same signs"]
+    assert [p["claim_verdict"] for p in sweeps[1]["points"]] == ["VERIFIED"] * 3
+    tex = summary.report["tex"].read_text()
+    assert "Deciding the phase is NP-hard." in tex and "hardness is not a computation" in tex
+    assert "diagram-phase-paper-phase-by-sign.pdf" in tex and "The unit square whose corners" in tex
+    assert tex.count("sweep-") == 2 and "Finding:" in tex
+    # The second run takes every point from the cache: nothing runs, the stored evidence is the same.
+    from workbench import sweeps as sweeps_module
+
+    monkeypatch.setattr(sweeps_module, "_run_point", lambda *a: pytest.fail("a cached point ran again"))
+    api.run(sweeps=True, pdf=False, **kw)
+    again = store.latest_sweeps(["phase_paper.phase_by_sign"])
+    assert [sw["id"] for sw in again] != [sw["id"] for sw in sweeps]
+    assert [p["evidence"] for sw in again for p in sw["points"]] == [p["evidence"] for sw in sweeps for p in sw["points"]]

@@ -17,7 +17,7 @@ import joblib
 from .cache import CacheKey, ResultCache, package_versions
 from .counterexamples import SearchSummary
 from .evidence import Verdict
-from .execute import ClaimResult, result_from_record, result_record, run_claim
+from .execute import ClaimResult, has_error, result_from_record, result_record, run_claim
 from .model import PROFILES, Claim, Registry
 from .registry import SelectionError, find_claim, load, select
 from .store import Store
@@ -161,7 +161,7 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         seed: int = 0, jobs: int = 1, backend: str = "loky", db: str | Path = DEFAULT_DB,
         out: str | Path | None = DEFAULT_OUT, pdf: bool = True, resume: bool = False,
         progress: bool = True, registry: Registry | None = None, cache: bool = True,
-        scheduler: str | None = None) -> RunSummary:
+        scheduler: str | None = None, sweeps: bool = False) -> RunSummary:
     """Run the selected claims with their controls, store each at once, and write the report.
 
     Args:
@@ -184,6 +184,8 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         scheduler: address of a dask scheduler (``tcp://host:8786``; default: the environment
             variable ``WORKBENCH_SCHEDULER``); trials then run on that cluster.  With
             ``backend="dask-local"`` a LocalCluster of ``jobs`` processes is started here.
+        sweeps: after the claims, run the sweeps the selected claims declare (``claim(...,
+            sweeps=...)``), through the cache; the report draws them.
 
     Raises:
         UsageError: on bad options, unknown selectors or an unwritable output folder, before
@@ -221,6 +223,10 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         with parallel_backend(backend, scheduler, jobs) as (backend_name, workers):
             interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=workers,
                                    backend=backend_name, progress=progress, cache=results)
+            if sweeps and not interrupted:
+                interrupted = _declared_sweeps(store, [reg.claims[cid] for cid in store.run(run_id)["selection"]],
+                                               profile=profile, seed=seed, jobs=workers, backend=backend_name,
+                                               progress=progress, cache=results, in_registry=registry is None)
         store.finish_run(run_id, "interrupted" if interrupted else "finished")
         summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted)
         if interrupted:
@@ -229,7 +235,7 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         if out is not None:
             from .report import write_report
 
-            summary.report, notes = write_report(store, run_id, Path(out), pdf=pdf)
+            summary.report, notes = write_report(store, run_id, Path(out), pdf=pdf, registry=reg)
             summary.messages.extend(notes)
         return summary
     finally:
@@ -257,6 +263,31 @@ def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, se
     return False
 
 
+def _declared_sweeps(store: Store, claims: list[Claim], *, profile: str, seed: int, jobs: int, backend: str,
+                     progress: bool, cache: ResultCache | None, in_registry: bool) -> bool:
+    """Run every sweep the claims declare, storing each; return True when interrupted by Ctrl-C."""
+    grids = [(c, g) for c in claims for g in c.sweeps]
+    bar = _progress(progress)
+    with bar:
+        for c, grid in grids:
+            task = bar.add_task(f"sweep {c.id}", total=len(grid_points(grid)))
+            try:
+                summary = run_sweep(c, grid, store=store, profile=profile, seed=seed,
+                                    jobs=jobs if backend != "sequential" else 1,
+                                    progress=lambda *_, task=task: bar.advance(task), in_registry=in_registry,
+                                    metadata=run_metadata(jobs, backend) | {"declared": True}, cache=cache)
+            except KeyboardInterrupt:
+                return True
+            counts: dict[str, int] = {}
+            for pt in summary.points:
+                counts[pt.claim_verdict] = counts.get(pt.claim_verdict, 0) + 1
+            bar.console.print(f"sweep {c.id} over {', '.join(grid)}: "
+                              + ", ".join(f"{n} {v.lower()}" for v, n in sorted(counts.items()))
+                              + (f"; {len(summary.transitions)} verdict change(s)" if summary.transitions else ""),
+                              highlight=False)
+    return False
+
+
 def _run_cached(c: Claim, cache: ResultCache | None, **kw: Any) -> tuple[ClaimResult, str]:
     """Run ``c`` or take its result from the cache; say which, and why it ran."""
     if cache is None:
@@ -266,8 +297,7 @@ def _run_cached(c: Claim, cache: ResultCache | None, **kw: Any) -> tuple[ClaimRe
     if record is not None:
         return result_from_record(c, record), "cache"
     result = run_claim(c, **kw)
-    errors = [result.outcome] + [o for _, o in result.controls]
-    if not any(o.verdict is Verdict.ERROR for o in errors):  # a failure may be passing: never cache it
+    if not has_error(result):  # a failure may be passing: never cache it
         cache.store(key, result_record(result))
     return result, f"ran: {why}"
 
@@ -294,7 +324,7 @@ def _progress(enabled: bool) -> Any:
 def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str = "quick", seed: int = 0,
           jobs: int = 1, backend: str = "loky", scheduler: str | None = None, trials: int | None = None,
           db: str | Path = DEFAULT_DB, out: str | Path | None = DEFAULT_OUT, progress: bool = True,
-          registry: Registry | None = None) -> SweepSummary:
+          registry: Registry | None = None, cache: bool = True) -> SweepSummary:
     """Run one claim at every point of a grid of its declared parameters; store and draw it.
 
     Args:
@@ -306,6 +336,7 @@ def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str
         profile, seed, jobs, backend, scheduler, db: as for :func:`run`; grid points run in
             parallel, each with streams keyed by its parameters.
         out: folder for the figure (``sweeps/sweep-<id>.pdf``); None draws nothing.
+        cache: take unchanged points from the result cache beside ``db`` (as :func:`run` does).
 
     Returns:
         A :class:`workbench.sweeps.SweepSummary`: points in grid order and where the verdict
@@ -344,7 +375,8 @@ def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str
             summary = run_sweep(c, parsed, store=store, profile=profile, seed=seed,
                                 jobs=workers if backend_name != "sequential" else 1, progress=advance,
                                 in_registry=registry is None,
-                                metadata=run_metadata(workers, backend_name) | {"scheduler": scheduler})
+                                metadata=run_metadata(workers, backend_name) | {"scheduler": scheduler},
+                                cache=ResultCache(Path(db).parent / "cache") if cache else None)
         if out is not None:
             from .report import sweep_figure
 

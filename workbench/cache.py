@@ -95,8 +95,10 @@ class CacheKey:
                 "params": self.params, "code": self.code, "versions": self.versions}
 
     @classmethod
-    def of(cls, claim: Claim, profile: str, seed: int, params: dict[str, Any]) -> CacheKey:
-        return cls(claim.id, profile, int(seed), json.loads(json.dumps(params, default=str)),
+    def of(cls, claim: Claim, profile: str, seed: int, params: dict[str, Any], stream: str | None = None) -> CacheKey:
+        """The key of ``claim`` run with these values; ``stream`` names the random streams when
+        they are not the claim's own (a sweep point, see :func:`workbench.sweeps.point_stream`)."""
+        return cls(stream or claim.id, profile, int(seed), json.loads(json.dumps(params, default=str)),
                    code_digests(claim), package_versions())
 
 

@@ -74,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-report", action="store_true", help="store results only")
     p.add_argument("--resume", action="store_true", help="finish the latest unfinished run in the database")
     p.add_argument("--no-cache", action="store_true", help="run every claim even when a cached result is valid")
+    p.add_argument("--sweeps", action="store_true",
+                   help="after the claims, run the parameter sweeps they declare (drawn in the report)")
     p.add_argument("--scheduler", default=None,
                    help=f"dask scheduler address tcp://HOST:PORT (or ${api.SCHEDULER_ENV}); runs trials there")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -91,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", default=None, help="dask scheduler address tcp://HOST:PORT")
     p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
     p.add_argument("--out", type=Path, default=api.DEFAULT_OUT, help="the figure goes to OUT/sweeps/")
+    p.add_argument("--no-cache", action="store_true", help="run every point even when a cached result is valid")
     p.add_argument("--quiet", "-q", action="store_true")
 
     p = sub.add_parser("search", help="look for a counterexample to a bound claim over its parameters")
@@ -174,7 +177,7 @@ def _run(args: argparse.Namespace, out: Console) -> int:
     summary = api.run(args.selectors or None, keyword=args.keyword, profile=args.profile, seed=args.seed,
                       jobs=args.jobs, backend=args.backend, db=args.db,
                       out=None if args.no_report else args.out, pdf=not args.no_pdf, resume=args.resume,
-                      progress=not args.quiet, cache=not args.no_cache, scheduler=args.scheduler)
+                      progress=not args.quiet, cache=not args.no_cache, scheduler=args.scheduler, sweeps=args.sweeps)
     counts: dict[str, int] = {}
     for r in summary.results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
@@ -192,7 +195,7 @@ def _run(args: argparse.Namespace, out: Console) -> int:
 def _sweep(args: argparse.Namespace, out: Console) -> int:
     summary = api.sweep(args.claim, args.grid, profile=args.profile, seed=args.seed, jobs=args.jobs,
                         backend=args.backend, scheduler=args.scheduler, trials=args.trials, db=args.db,
-                        out=args.out, progress=not args.quiet)
+                        out=args.out, progress=not args.quiet, cache=not args.no_cache)
     names = list(summary.grid)
     table = Table(title=f"sweep {summary.sweep_id} of {summary.claim_id}")
     for col in [*names, "claim evidence", "verdict", "controls", "summary"]:

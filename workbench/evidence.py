@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy import stats
@@ -115,10 +115,17 @@ def _tolist(x: np.ndarray) -> list:
     return np.asarray(x, dtype=float).ravel().tolist()
 
 
+@dataclass
 class Evidence:
-    """Base class of all evidence kinds."""
+    """Base class of all evidence kinds.
 
-    kind: str = ""
+    Every kind takes the keyword ``finding``: a short name of what the measurement found when
+    it classifies the instance (an equilibrium regime, "heterogeneous"; a phase), or None.  The
+    report shows it, and a sweep over two parameters colours its phase diagram by it.
+    """
+
+    finding: str | None = field(default=None, kw_only=True)
+    kind: ClassVar[str] = ""
 
     def decide(self) -> Decision:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -147,6 +147,11 @@ def result_record(result: ClaimResult) -> dict[str, Any]:
             "controls": [(ctl.id, o) for ctl, o in result.controls]}
 
 
+def has_error(result: ClaimResult) -> bool:
+    """True when the claim or one of its controls ended in ERROR (such results are never cached)."""
+    return any(o.verdict is Verdict.ERROR for o in [result.outcome, *(o for _, o in result.controls)])
+
+
 def result_from_record(claim: Claim, record: dict[str, Any]) -> ClaimResult:
     """Rebuild a :class:`ClaimResult` of ``claim`` from :func:`result_record`'s output."""
     by_id = {c.id: c for c in claim.controls}

@@ -38,9 +38,13 @@ class Paper:
         arxiv: arXiv identifier (``"2409.11321"``) when there is one.
         identifier: any other stable identifier (PMLR volume and pages, OpenReview id).
         url: a link to the paper.
+        not_checked: statements of the paper that no computation here can check (hardness,
+            lower bounds over all algorithms, purely asymptotic statements), each as a pair
+            ``(statement, why it is not checked)``; the report lists them with the paper.
 
     Raises:
-        ClaimDefinitionError: on a malformed slug or an empty title/author list.
+        ClaimDefinitionError: on a malformed slug, an empty title/author list or a
+            ``not_checked`` entry that is not a pair of non-empty strings.
     """
 
     slug: str
@@ -51,6 +55,7 @@ class Paper:
     arxiv: str | None = None
     identifier: str | None = None
     url: str | None = None
+    not_checked: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not _SLUG.match(self.slug):
@@ -60,6 +65,12 @@ class Paper:
         if not self.title or not self.authors:
             raise ClaimDefinitionError(f"paper {self.slug!r} needs a title and at least one author")
         object.__setattr__(self, "authors", tuple(self.authors))
+        entries = tuple(tuple(e) for e in self.not_checked)
+        for e in entries:
+            if len(e) != 2 or not all(isinstance(x, str) and x.strip() for x in e):
+                raise ClaimDefinitionError(
+                    f"paper {self.slug!r}: each not_checked entry is (statement, why it is not checked), not {e!r}")
+        object.__setattr__(self, "not_checked", entries)
 
     @property
     def citation(self) -> str:
@@ -77,6 +88,7 @@ class Paper:
             "slug": self.slug, "title": self.title, "authors": list(self.authors),
             "venue": self.venue, "year": self.year, "arxiv": self.arxiv,
             "identifier": self.identifier, "url": self.url,
+            "not_checked": [list(e) for e in self.not_checked],
         }
 
 
@@ -166,6 +178,8 @@ class Claim:
     module: str = ""
     expect: str = "VERIFIED"
     expect_reason: str = ""
+    sweeps: list[dict[str, list[Any]]] = field(default_factory=list)
+    diagram: Callable[[dict[str, Any]], Any] | None = None
 
     @property
     def description(self) -> str:
@@ -240,6 +254,8 @@ def claim(
     registry: Registry | None = None,
     expect: str = "VERIFIED",
     expect_reason: str = "",
+    sweeps: Sequence[dict[str, Sequence[Any]]] = (),
+    diagram: Callable[[dict[str, Any]], Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Claim]:
     """Register a claim of ``paper``.
 
@@ -260,12 +276,19 @@ def claim(
             INCONCLUSIVE (the claim cannot be decided by simulation at this size) or a REFUTED
             finding. The pytest item passes when the verdict is the expected one; the report and
             the command line still show the verdict itself.  Needs ``expect_reason``.
+        sweeps: grids over declared parameters (``{"n": [8, 16, 32], "lr": [0.1, 1.0]}``, the
+            first axis slowest) that ``workbench run --sweeps`` runs after the claims; the
+            report draws each (a curve for one axis, a phase diagram of verdicts for two).
+        diagram: ``f(params) -> matplotlib.figure.Figure`` drawing the claim's instance at the
+            given parameter values (a circuit, a network, a game); the report calls it and shows
+            the figure with the first paragraph of ``f``'s docstring as its caption.
 
     Returns:
         A decorator turning ``f(ctx) -> Evidence`` into a registered :class:`Claim`.
 
     Raises:
-        ClaimDefinitionError: for an unknown evidence kind or an empty statement or source.
+        ClaimDefinitionError: for an unknown evidence kind, an empty statement or source, or a
+            sweep grid naming an undeclared parameter or a value outside its range.
     """
     if evidence not in EVIDENCE_KINDS:
         raise ClaimDefinitionError(f"evidence kind {evidence!r} is not one of {EVIDENCE_KINDS}")
@@ -276,14 +299,37 @@ def claim(
     if expect != "VERIFIED" and not expect_reason.strip():
         raise ClaimDefinitionError(f"a claim expected to be {expect} needs expect_reason saying why")
 
+    if diagram is not None and not callable(diagram):
+        raise ClaimDefinitionError("diagram must be a function of the claim's parameters returning a figure")
+
     def register(func: Callable[..., Any]) -> Claim:
+        claim_id = f"{paper.slug}.{func.__name__}"
+        grids = [_check_grid(claim_id, dict(params or {}), g) for g in sweeps]
         c = Claim(
-            id=f"{paper.slug}.{func.__name__}", name=func.__name__, paper=paper, func=func,
+            id=claim_id, name=func.__name__, paper=paper, func=func,
             statement=statement, source=source, evidence=evidence, reconstructed=reconstructed,
             method=method, params=dict(params or {}), budget=float(budget), module=func.__module__,
-            expect=expect, expect_reason=expect_reason,
+            expect=expect, expect_reason=expect_reason, sweeps=grids, diagram=diagram,
         )
         (registry or REGISTRY).add(c)
         return c
 
     return register
+
+
+def _check_grid(claim_id: str, params: dict[str, Param], grid: dict[str, Sequence[Any]]) -> dict[str, list[Any]]:
+    """A declared sweep grid with its values converted and checked against the parameters."""
+    if not grid:
+        raise ClaimDefinitionError(f"claim {claim_id}: a declared sweep needs at least one parameter")
+    out = {}
+    for name, values in grid.items():
+        if name not in params:
+            raise ClaimDefinitionError(f"claim {claim_id}: sweep over {name!r}, which is not a declared parameter "
+                                       f"(declared: {', '.join(params) or 'none'})")
+        if isinstance(values, (str, bytes)) or len(values) == 0:
+            raise ClaimDefinitionError(f"claim {claim_id}: sweep values of {name!r} must be a non-empty list")
+        try:
+            out[name] = [params[name].coerce(name, v) for v in values]
+        except ValueError as exc:
+            raise ClaimDefinitionError(f"claim {claim_id}: declared sweep: {exc}") from None
+    return out

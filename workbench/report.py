@@ -148,6 +148,39 @@ def _figure(result: dict[str, Any], folder: Path) -> str | None:
     return name
 
 
+def _registered_claims(registry: Any) -> dict[str, Any]:
+    if registry is None:
+        from .registry import load
+
+        try:
+            registry = load()
+        except Exception:  # a broken paper module must not stop the report of a stored run
+            return {}
+    return registry.claims
+
+
+def _diagram(claim: Any, result: dict[str, Any], folder: Path, messages: list[str]) -> dict[str, str] | None:
+    """Draw the claim's declared diagram at the run's parameters; None when it has none.
+
+    A diagram that fails is left out with a message; the rest of the report is unaffected.
+    """
+    if claim is None or claim.diagram is None:
+        return None
+    import inspect
+
+    plt = _plt()
+    name = f"diagram-{result['anchor'][len('claim-'):]}.pdf"
+    try:
+        fig = claim.diagram(dict(result["params"]))
+        fig.savefig(folder / name, bbox_inches="tight")
+        plt.close(fig)
+    except Exception as exc:  # the figure is an illustration: report the failure, keep going
+        messages.append(f"the diagram of {claim.id} failed ({type(exc).__name__}: {exc}); left out of the report")
+        return None
+    doc = inspect.getdoc(claim.diagram) or ""
+    return {"file": f"figures/{name}", "caption": doc.split("\n\n")[0].replace("\n", " ").strip()}
+
+
 VERDICT_RGB = {"VERIFIED": "#00763e", "REFUTED": "#be1e2d", "INCONCLUSIVE": "#c47800", "ERROR": "#961e96"}
 
 
@@ -166,13 +199,22 @@ def _numeric(values: list[Any]) -> bool:
 
 
 def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
-    """Draw a stored sweep: a phase diagram (verdict over two axes) when two axes vary,
-    else the headline number against the varying axis, each point coloured by its verdict."""
+    """Draw a stored sweep.
+
+    Two varying axes: a phase diagram, each point coloured by the evidence's ``finding`` when
+    every point has one (a black cross where the claim is not verified), else by its verdict.
+    One axis: the headline number against it, each point coloured by its verdict.
+    """
+    from matplotlib.lines import Line2D
+
     plt = _plt()
     grid, points = sweep["grid"], sweep["points"]
     varying = [n for n, v in grid.items() if len(v) > 1] or list(grid)
     fig, ax = plt.subplots(figsize=(5.2, 3.2))
     colours = [VERDICT_RGB[p["claim_verdict"]] for p in points]
+    seen = [v for v in VERDICT_RGB if any(p["claim_verdict"] == v for p in points)]
+    handles = [Line2D([], [], ls="", marker="s" if len(varying) >= 2 else "o", color=VERDICT_RGB[v]) for v in seen]
+    labels = [v.lower() for v in seen]
 
     def axis_values(name: str) -> tuple[list[Any], bool]:
         vals = [p["params"][name] for p in points]
@@ -185,7 +227,21 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
         (xn, yn) = varying[:2]
         xs, xnum = axis_values(xn)
         ys, ynum = axis_values(yn)
-        ax.scatter(xs, ys, c=colours, s=60, marker="s")
+        findings = [(p.get("evidence") or {}).get("finding") for p in points]
+        if all(isinstance(f, str) for f in findings):
+            palette = {f: f"C{i % 10}" for i, f in enumerate(dict.fromkeys(findings))}
+            ax.scatter(xs, ys, c=[palette[f] for f in findings], s=90, marker="s")
+            bad = [i for i, p in enumerate(points) if p["claim_verdict"] != "VERIFIED"]
+            ax.scatter([xs[i] for i in bad], [ys[i] for i in bad], c="k", marker="x", s=40, zorder=3)
+            handles = [Line2D([], [], ls="", marker="s", color=c) for c in palette.values()]
+            labels = list(palette)
+            if bad:
+                handles.append(Line2D([], [], ls="", marker="x", color="k"))
+                labels.append("claim not verified")
+            ax.set_title("what the measurement found over the grid", fontsize=9)
+        else:
+            ax.scatter(xs, ys, c=colours, s=60, marker="s")
+            ax.set_title("claim verdict over the grid", fontsize=9)
         ax.set_xlabel(xn)
         ax.set_ylabel(yn)
         for name, num, setter, ticks in ((xn, xnum, ax.set_xscale, ax.set_xticks),
@@ -194,7 +250,6 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
                 setter("log")
             if not num:
                 ticks(range(len(grid[name])), [str(v) for v in grid[name]])
-        ax.set_title("claim verdict over the grid", fontsize=9)
     else:
         xn = varying[0]
         xs, xnum = axis_values(xn)
@@ -210,12 +265,7 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
             ax.set_xscale("log")
         if not xnum:
             ax.set_xticks(range(len(grid[xn])), [str(v) for v in grid[xn]])
-    from matplotlib.lines import Line2D
-
-    seen = [v for v in VERDICT_RGB if any(p["claim_verdict"] == v for p in points)]
-    marker = "s" if len(varying) >= 2 else "o"
-    ax.legend([Line2D([], [], ls="", marker=marker, color=VERDICT_RGB[v]) for v in seen], [v.lower() for v in seen],
-              frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.legend(handles, labels, frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(True, which="both", alpha=0.25)
     fig.tight_layout()
     fig.savefig(path, bbox_inches="tight")
@@ -260,13 +310,16 @@ def _json(run: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> tuple[dict[str, Path], list[str]]:
+def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
+                 registry: Any = None) -> tuple[dict[str, Path], list[str]]:
     """Write ``report.tex``, figures, ``claims.tex``, ``results.json`` and (with TeX) ``report.pdf``.
 
     Args:
         store: the results database; run_id: the run to report.
         out: output folder (created if missing).
         pdf: build the PDF with ``latexmk -pdf`` (shell escape off).
+        registry: where to find the claims' diagram functions (default: every installed paper
+            module); a claim no longer registered is reported without its diagram.
 
     Returns:
         (paths written by key, messages for the user).
@@ -277,30 +330,33 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True) -> t
     run = store.run(run_id)
     results = store.results(run_id)
     previous = store.previous_verdicts(run_id)
-    for r in results:
-        fig = _figure(r, figures)
-        r["figure"] = f"figures/{fig}" if fig else None
-        r["previous"] = previous.get(r["claim_id"])
-        r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
     sweeps = store.latest_sweeps([r["claim_id"] for r in results])
     for sw in sweeps:
         name = f"sweep-{sw['id']}.pdf"
         sweep_figure(sw, figures / name)
         sw["figure"] = f"figures/{name}"
         sw["changes"] = transitions(sw["grid"], [(p["params"], p["claim_verdict"]) for p in sw["points"]])
+    messages: list[str] = []
+    claims = _registered_claims(registry)
+    for r in results:
+        fig = _figure(r, figures)
+        r["figure"] = f"figures/{fig}" if fig else None
+        r["previous"] = previous.get(r["claim_id"])
+        r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
+        r["sweeps"] = [sw for sw in sweeps if sw["claim_id"] == r["claim_id"]]
+        r["diagram"] = _diagram(claims.get(r["claim_id"]), r, figures, messages)
     counts = {v: sum(r["verdict"] == v for r in results) for v in VERDICT_COLOURS}
     searches = store.latest_searches([r["claim_id"] for r in results])
 
     def render(plain: bool) -> str:
         return environment(plain).get_template("report.tex.j2").render(
             run=run, papers=_paper_groups(results), results=results, counts=counts, colours=VERDICT_COLOURS,
-            sweeps=sweeps, searches=searches)
+            searches=searches)
 
     paths = {"tex": out / "report.tex", "macros": out / "claims.tex", "json": out / "results.json"}
     paths["tex"].write_text(render(plain=False))
     paths["macros"].write_text(_macros(run, results))
     paths["json"].write_text(json.dumps(_json(run, results), indent=2, default=str))
-    messages = []
     if pdf:
         built, message = build_pdf(paths["tex"])
         if built is None and shutil.which("latexmk"):

@@ -309,14 +309,14 @@ class Store:
         return out
 
     def latest_sweeps(self, claim_ids: list[str]) -> list[dict[str, Any]]:
-        """The latest finished sweep of each of ``claim_ids`` that has one."""
+        """The latest finished sweep of each grid of each of ``claim_ids``, oldest grid first."""
         out = []
         with self._guard("read"):
             for cid in claim_ids:
-                row = self.conn.execute("SELECT id FROM sweeps WHERE claim_id=? AND finished IS NOT NULL "
-                                        "ORDER BY id DESC LIMIT 1", (cid,)).fetchone()
-                if row:
-                    out.append(row[0])
+                rows = self.conn.execute("SELECT id, grid FROM sweeps WHERE claim_id=? AND finished IS NOT NULL "
+                                         "ORDER BY id", (cid,)).fetchall()
+                latest = {grid: sweep_id for sweep_id, grid in rows}
+                out.extend(sorted(latest.values()))
         return [self.sweep(i) for i in out]
 
     # ---------------------------------------------------------------- counterexample searches

@@ -18,7 +18,7 @@ from typing import Any
 
 import joblib
 
-from .execute import ClaimResult, result_from_record, result_record, run_claim
+from .execute import ClaimResult, has_error, result_from_record, result_record, run_claim
 from .model import Claim
 
 HEADLINE_PRIORITY = ("slope", "smallest_margin", "max_rel_error", "max_abs_error", "estimate",
@@ -130,27 +130,43 @@ def headline_key(points: list[dict[str, Any]]) -> str | None:
 
 
 def run_sweep(claim: Claim, grid: dict[str, list[Any]], *, store: Any, profile: str, seed: int, jobs: int,
-              progress: Any = None, in_registry: bool = True, metadata: dict[str, Any] | None = None) -> SweepSummary:
+              progress: Any = None, in_registry: bool = True, metadata: dict[str, Any] | None = None,
+              cache: Any = None) -> SweepSummary:
     """Run ``claim`` at every grid point (in parallel when ``jobs > 1``), storing each point.
 
     ``in_registry`` says whether worker processes can find the claim by importing its module
-    (claims of a private Registry run in this process).
+    (claims of a private Registry run in this process).  With ``cache`` (a
+    :class:`workbench.cache.ResultCache`), points whose code, parameters, seed and profile are
+    unchanged are taken from it and only the others run.
     """
+    from .cache import CacheKey
+
     points = grid_points(grid)
     sweep_id = store.start_sweep(claim.id, grid=grid, seed=seed, profile=profile, metadata=metadata or {})
+    keys = [CacheKey.of(claim, profile, seed, claim.parameters(profile, p), stream=point_stream(claim.id, p))
+            for p in points] if cache is not None else [None] * len(points)
+    cached = [cache.lookup(k)[0] if k is not None else None for k in keys]
+    todo = [p for p, rec in zip(points, cached, strict=True) if rec is None]
     ref: Claim | tuple[str, str] = (claim.id, claim.module) if in_registry and jobs > 1 else claim
     if jobs > 1:
-        records = joblib.Parallel(n_jobs=jobs, return_as="generator")(
-            joblib.delayed(_run_point)(ref, p, profile, seed) for p in points)
+        fresh = iter(joblib.Parallel(n_jobs=jobs, return_as="generator")(
+            joblib.delayed(_run_point)(ref, p, profile, seed) for p in todo))
     else:
-        records = (_run_point(ref, p, profile, seed) for p in points)
+        fresh = (_run_point(ref, p, profile, seed) for p in todo)
     done = []
-    for i, (p, record) in enumerate(zip(points, records, strict=True)):
+    for i, (p, key, record) in enumerate(zip(points, keys, cached, strict=True)):
+        ran = record is None
+        if ran:
+            record = next(fresh)
         result = result_from_record(claim, record)
+        if ran and key is not None and not has_error(result):
+            cache.store(key, record)
         store.record_point(sweep_id, i, p, result)
         done.append(SweepPoint(i, p, result))
         if progress is not None:
             progress(i, p, result)
+    list(fresh)  # run the generator to its end, so joblib closes it cleanly (it is empty by now)
     store.finish_sweep(sweep_id)
     return SweepSummary(sweep_id, claim.id, grid, done,
                         transitions(grid, [(pt.params, pt.claim_verdict) for pt in done]))
+
