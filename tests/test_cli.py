@@ -83,3 +83,15 @@ def test_installed_entry_point_lists_the_papers(tmp_path):
     assert proc.returncode == 0, proc.stderr
     slugs = {c["paper"] for c in json.loads(proc.stdout)}
     assert {"soap_shampoo_adam", "idempotent_projection", "gd_generalized_smoothness"} <= slugs
+
+
+def test_list_shows_statements_not_checked(monkeypatch, capsys):
+    # tests/ is on sys.path under pytest's default import mode
+    from test_sweeps import phase_registry
+
+    reg = phase_registry()
+    monkeypatch.setattr(registry, "load", lambda: reg)
+    assert cli.main(["list"]) == 0
+    assert "not checked: Deciding the phase is NP-hard." in capsys.readouterr().out
+    assert cli.main(["list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["sweeps"][1] == {"a": [-1.0, 0.0, 1.0]}

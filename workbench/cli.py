@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import api
@@ -157,7 +158,8 @@ def _list(args: argparse.Namespace, out: Console) -> int:
                  "source": c.source, "evidence": c.evidence, "reconstructed": c.reconstructed,
                  "statement": c.statement, "controls": [{"id": k.id, "broken": k.broken} for k in c.controls],
                  "params": {n: {"quick": p.quick, "full": p.value("full"), "low": p.low, "high": p.high,
-                                "doc": p.doc} for n, p in c.params.items()}} for c in claims]
+                                "doc": p.doc} for n, p in c.params.items()},
+                 "sweeps": c.sweeps, "expect": c.expect} for c in claims]
         print(json.dumps(data, indent=2, default=str))
         return EXIT_OK
     # Plain lines, not a table: claim ids are what users copy, and must never be cut.
@@ -170,6 +172,8 @@ def _list(args: argparse.Namespace, out: Console) -> int:
                 flags = f"{c.source}; {c.evidence}; {len(c.controls)} control{'s' * (len(c.controls) != 1)}" \
                     + ("; reconstructed" if c.reconstructed else "")
                 out.print(f"  {c.id}  [dim]({flags})[/]", highlight=False, soft_wrap=True)
+        for statement, why in paper.not_checked:
+            out.print(f"  [dim]not checked: {escape(statement)} ({escape(why)})[/]", highlight=False, soft_wrap=True)
     return EXIT_OK
 
 
