@@ -105,3 +105,44 @@ def test_ensemble_query_rejects_bad_backup_mode():
     keys, queries = draw_keys(rng, 10, 10)
     with pytest.raises(ValueError):
         ensemble_query(rng, keys, queries, [StageConfig(1.0, 1.0, 1.0)], 3.0, 2.0, backup_holds="nope")
+
+
+# ----------------------------------------------------------------------------- correlated oracles
+def test_correlated_formula_reduces_to_the_product_at_zero_correlation():
+    from scipy import stats as st
+
+    from simulations.sketches import correlated_ensemble_false_positive_rate
+    t, f = np.array([0.5, 1.0, -0.3]), np.array([0.1, 0.2, 0.05])
+    fp = st.norm.sf(t)
+    assert correlated_ensemble_false_positive_rate(t, f, 0.0) == pytest.approx(np.prod(fp + (1 - fp) * f), rel=1e-12)
+
+
+def test_correlated_formula_against_scipy_bivariate_normal():
+    # no backup filters (f = 0): FPR = P(z1 >= t1, z2 >= t2) = 1 - Phi(t1) - Phi(t2) + Phi2(t1, t2; rho)
+    from scipy import stats as st
+
+    from simulations.sketches import correlated_ensemble_false_positive_rate
+    t, rho = np.array([0.3, 0.8]), 0.6
+    both_below = st.multivariate_normal(mean=[0, 0], cov=[[1, rho], [rho, 1]]).cdf(t)
+    expected = 1 - st.norm.cdf(t[0]) - st.norm.cdf(t[1]) + both_below
+    assert correlated_ensemble_false_positive_rate(t, [0.0, 0.0], rho) == pytest.approx(expected, rel=1e-5)
+
+
+def test_correlated_formula_against_monte_carlo():
+    from simulations.sketches import correlated_ensemble_false_positive_rate
+    rng = np.random.default_rng(0)
+    N, rho, t, f = 2_000_000, 0.6, np.array([0.5, 1.0]), np.array([0.1, 0.2])
+    z = np.sqrt(rho) * rng.standard_normal((N, 1)) + np.sqrt(1 - rho) * rng.standard_normal((N, 2))
+    mc = np.mean(np.all((z >= t) | (rng.uniform(size=(N, 2)) < f), axis=1))
+    assert correlated_ensemble_false_positive_rate(t, f, rho) == pytest.approx(mc, abs=5 * np.sqrt(mc / N))
+
+
+def test_ensemble_query_correlation_zero_is_unchanged_and_rejects_bad_rho():
+    from simulations.sketches import StageConfig, draw_keys, ensemble_query
+    stages = [StageConfig(2.0, 1.0, 3.0), StageConfig(2.0, 1.5, 2.0)]
+    keys, queries = draw_keys(np.random.default_rng(1), 500, 2000)
+    a = ensemble_query(np.random.default_rng(2), keys, queries, stages, 3.0, 2.0)
+    b = ensemble_query(np.random.default_rng(2), keys, queries, stages, 3.0, 2.0, correlation=0.0)
+    assert a == b
+    with pytest.raises(ValueError, match="correlation"):
+        ensemble_query(np.random.default_rng(2), keys, queries, stages, 3.0, 2.0, correlation=1.0)

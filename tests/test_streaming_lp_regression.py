@@ -103,3 +103,53 @@ def test_coherent_instance_shape_and_balance():
     A, b = coherent_instance(np.random.default_rng(3), 5, 1005, q=1.0)
     assert A.shape == (5, 1005) and b.shape == (5,)
     np.testing.assert_allclose(A[:, -5:], np.sqrt(1000) * np.eye(5))
+
+
+# ----------------------------------------------------------------------------- one pass, p in (1, 2)
+def test_online_sampler_with_huge_oversampling_keeps_every_column_unscaled():
+    from simulations.streaming import online_leverage_sampling
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((4, 50))
+    As, kept = online_leverage_sampling(rng, A, 1e12, 1e-3, block=7)
+    np.testing.assert_array_equal(kept, np.arange(50))
+    np.testing.assert_allclose(As, A, rtol=1e-12)
+
+
+def test_online_scores_match_direct_inverse_column_by_column():
+    # With block=1 the first kept column's score against ridge I is s/(1+s), s = ||a||^2/ridge; a column
+    # orthogonal to everything kept scores the same way.
+    from simulations.streaming import online_leverage_sampling
+    A = np.diag([3.0, 0.5, 2.0])
+    ridge = 0.25
+    # pi_j = min(1, c s/(1+s)) with s = a_j^2 / ridge; c = 0.5 keeps probabilities below 1
+    As, kept = online_leverage_sampling(np.random.default_rng(1), A, 0.5, ridge, block=1, uniform_probability=None)
+    for j, col in zip(kept, As.T, strict=True):
+        s = A[j, j] ** 2 / ridge
+        pi = 0.5 * s / (1 + s)
+        assert col[j] == pytest.approx(A[j, j] / math.sqrt(pi), rel=1e-12)
+
+
+def test_dual_cost_matches_cvxpy_and_the_p2_closed_form():
+    from simulations.streaming import lp_regression_cost_dual
+    rng = np.random.default_rng(2)
+    A, b = rng.standard_normal((5, 40)), rng.standard_normal(5)
+    for p in (1.3, 1.5, 3.0):
+        assert lp_regression_cost_dual(A, b, p) == pytest.approx(lp_regression_cost(A, b, p), rel=1e-6)
+    assert lp_regression_cost_dual(A, b, 2.0) == pytest.approx(math.sqrt(b @ np.linalg.solve(A @ A.T, b)), rel=1e-9)
+
+
+def test_dual_cost_is_infinite_when_infeasible():
+    from simulations.streaming import lp_regression_cost_dual
+    A = np.zeros((3, 5))
+    A[:2] = np.random.default_rng(3).standard_normal((2, 5))
+    assert math.isinf(lp_regression_cost_dual(A, np.ones(3), 1.5))
+
+
+def test_isolated_rows_instance_structure():
+    from simulations.streaming import isolated_rows_instance
+    A, b = isolated_rows_instance(np.random.default_rng(4), 6, 100, 2, 3)
+    assert A.shape == (6, 100) and b.shape == (6,)
+    for i, row in enumerate((4, 5)):
+        support = np.nonzero(A[row])[0]
+        np.testing.assert_array_equal(support, 94 + 3 * i + np.arange(3))
+        assert not np.any(A[:, support][np.arange(6) != row])

@@ -235,3 +235,36 @@ def test_iterations_to_reach_hand_count():
     assert iterations_to_reach(lambda t: t / 2, np.array([1.0]), np.array([0.0]), 0.1) == 4
     with pytest.raises(ValueError):
         iterations_to_reach(lambda t: t, np.array([1.0]), np.array([0.0]), 0.1, max_iter=5)
+
+
+# ----------------------------------------------------------------------------- deletion capacity
+def test_sphere_ridge_data_is_bounded():
+    from simulations.unlearning import sphere_ridge_data
+    X, y, ts = sphere_ridge_data(np.random.default_rng(0), 300, 7, noise=0.5, feature_scale=2.0)
+    np.testing.assert_allclose(np.linalg.norm(X, axis=1), 2.0, rtol=1e-12)
+    assert np.linalg.norm(ts) == pytest.approx(1.0)
+    assert np.max(np.abs(y)) <= 2.0 + 0.5
+
+
+def test_noisy_excess_matches_monte_carlo():
+    from simulations.unlearning import noisy_excess_population_risk
+    rng = np.random.default_rng(1)
+    d, c, sigma = 4, 0.25, 0.3
+    ts, a, r = rng.standard_normal(d), rng.standard_normal(d), rng.standard_normal(d)
+    xi = sigma * rng.standard_normal((200_000, d))
+    mc = np.mean(c * np.sum((a + xi - ts) ** 2, axis=1) / 2) - c * np.sum((r - ts) ** 2) / 2
+    assert noisy_excess_population_risk(a, r, sigma, c, ts) == pytest.approx(mc, rel=5e-3)
+
+
+def test_deletion_capacity_of_a_known_curve():
+    from simulations.unlearning import deletion_capacity
+    # excess(f) = f^2 / 100 <= 0.5 <=> f <= sqrt(50) = 7.07
+    assert deletion_capacity(lambda f: f**2 / 100, 0.5, 1000) == 7
+    assert deletion_capacity(lambda f: f**2 / 100, 1e6, 30) == 30
+    assert deletion_capacity(lambda f: 1.0 + f, 0.5, 30) == 0
+
+
+def test_unlearning_nothing_costs_nothing():
+    from simulations.unlearning import ridge_unlearning_excess, sphere_ridge_data
+    X, y, ts = sphere_ridge_data(np.random.default_rng(2), 100, 3)
+    assert ridge_unlearning_excess(X, y, 0.1, [], 0, 1.0, 2.0, 1.0, 1 / 3, ts) == pytest.approx(0.0, abs=1e-14)

@@ -8,6 +8,7 @@ from .bloom import (
     bloom_false_positive_rate,
     bloom_false_positive_rate_finite,
     build_bloom_filter,
+    correlated_ensemble_false_positive_rate,
     draw_keys,
     ensemble_false_positive_rate,
     ensemble_query,
@@ -20,7 +21,7 @@ from .bloom import (
 
 __all__ = [
     "ALPHA", "BloomFilter", "GaussianOracle", "StageConfig", "bloom_false_positive_rate",
-    "bloom_false_positive_rate_finite", "build_bloom_filter", "draw_keys", "ensemble_false_positive_rate",
+    "bloom_false_positive_rate_finite", "build_bloom_filter", "correlated_ensemble_false_positive_rate", "draw_keys", "ensemble_false_positive_rate",
     "ensemble_query", "lbf_false_positive_rate", "optimal_hash_count", "optimise_ensemble", "optimise_single_lbf",
     "splitmix64",
 ]

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import integrate, optimize, stats
 
 ALPHA = 0.5 ** math.log(2)          # 0.6185...: FPR per bit-per-key at the optimal number of hashes
 
@@ -231,7 +231,7 @@ def draw_keys(rng: np.random.Generator, n_keys: int, n_queries: int) -> tuple[np
 def ensemble_query(rng: np.random.Generator, keys, queries, stages: list[StageConfig],
                    max_separation: float, scale: float, correlated: bool = False,
                    backup_holds: str = "false_negatives", linear: bool = False,
-                   shared_hash: bool = False) -> dict[str, int]:
+                   shared_hash: bool = False, correlation: float = 0.0) -> dict[str, int]:
     """Build an ensemble LBF on ``keys`` and count its false positives on ``queries`` and false negatives on keys.
 
     Each stage i draws oracle scores (keys N(sep_i, 1), non-keys N(0, 1)), passes items with
@@ -240,6 +240,8 @@ def ensemble_query(rng: np.random.Generator, keys, queries, stages: list[StageCo
 
     Args:
         correlated: all oracles share one standard-normal noise draw (perfectly correlated oracles).
+        correlation: rho in [0, 1): every oracle's noise is sqrt(rho) z_shared + sqrt(1 - rho) z_own,
+            so any two oracles' scores have correlation rho (0: independent oracles).
         backup_holds: ``"false_negatives"`` (the keys the oracle rejects, correct) or
             ``"accepted"`` (the keys it accepts: a broken backup that ignores the oracle's errors).
     Returns:
@@ -247,6 +249,8 @@ def ensemble_query(rng: np.random.Generator, keys, queries, stages: list[StageCo
         (keys held, bits, hashes) of its backup filter.
     """
     keys, queries = np.asarray(keys, dtype=np.uint64), np.asarray(queries, dtype=np.uint64)
+    if not 0.0 <= correlation < 1.0:
+        raise ValueError(f"correlation must lie in [0, 1), got {correlation}")
     if backup_holds not in ("false_negatives", "accepted"):
         raise ValueError(f"backup_holds must be 'false_negatives' or 'accepted', not {backup_holds!r}")
     n = keys.size
@@ -258,6 +262,9 @@ def ensemble_query(rng: np.random.Generator, keys, queries, stages: list[StageCo
         sep = GaussianOracle(st.oracle_bits, max_separation, scale, linear).separation
         zk = shared_k if correlated else rng.standard_normal(n)
         zq = shared_q if correlated else rng.standard_normal(queries.size)
+        if correlation and not correlated:
+            zk = math.sqrt(correlation) * shared_k + math.sqrt(1 - correlation) * zk
+            zq = math.sqrt(correlation) * shared_q + math.sqrt(1 - correlation) * zq
         yes_k, yes_q = sep + zk >= st.threshold, zq >= st.threshold
         held = keys[~yes_k] if backup_holds == "false_negatives" else keys[yes_k]
         bits = max(1, round(st.backup_bits * n))
@@ -267,3 +274,48 @@ def ensemble_query(rng: np.random.Generator, keys, queries, stages: list[StageCo
         backup.append((int(held.size), bits, bf.k))
     return {"false_positives": int(pass_queries.sum()), "n_queries": int(queries.size),
             "false_negatives": int((~pass_keys).sum()), "n_keys": int(n), "backup": backup}
+
+
+def correlated_ensemble_false_positive_rate(thresholds, backup_fprs, correlation: float) -> float:
+    """FPR of an ensemble whose oracles' non-key scores are equicorrelated standard normals.
+
+    A non-key passes stage i if its oracle score z_i >= t_i or backup filter i (FPR f_i, hashes
+    independent of everything else) reports it.  Summing over the set A of stages whose oracle
+    accepts: FPR = sum_A P(z_i >= t_i for i in A, z_j < t_j for j not in A) prod_{j not in A} f_j,
+    with the orthant probabilities by inclusion-exclusion over joint CDFs, each a 1-D integral over
+    the common factor u of the equicorrelated normals (z_i = sqrt(rho) u + sqrt(1 - rho) e_i).
+
+    Args:
+        thresholds: t_i per stage; backup_fprs: f_i per stage; correlation: rho in [0, 1).
+    Raises:
+        ValueError: on mismatched lengths, more than 6 stages, or rho outside [0, 1).
+    """
+    import itertools
+
+    t = np.asarray(thresholds, dtype=float)
+    f = np.asarray(backup_fprs, dtype=float)
+    m = t.size
+    if f.shape != t.shape or not 1 <= m <= 6 or not 0.0 <= correlation < 1.0:
+        raise ValueError("need matching thresholds and backup FPRs for 1..6 stages and rho in [0, 1)")
+
+    def below(idx) -> float:      # P(z_i < t_i for i in idx)
+        idx = list(idx)
+        if not idx:
+            return 1.0
+        if len(idx) == 1 or correlation == 0.0:
+            return float(np.prod(stats.norm.cdf(t[idx])))
+        # equicorrelated: z_i = sqrt(rho) u + sqrt(1 - rho) e_i, so condition on the common factor u
+        a, c = math.sqrt(correlation), math.sqrt(1 - correlation)
+        val, _ = integrate.quad(lambda u: stats.norm.pdf(u) * np.prod(stats.norm.cdf((t[idx] - a * u) / c)),
+                                -np.inf, np.inf, epsabs=1e-13, epsrel=1e-11, limit=200)
+        return float(val)
+
+    total = 0.0
+    for accept in itertools.product((False, True), repeat=m):
+        rej = [i for i in range(m) if not accept[i]]
+        acc = [i for i in range(m) if accept[i]]
+        # P(accept set = acc exactly) = sum_{S subset acc} (-1)^|S| P(z < t on rej + S)
+        p = sum((-1) ** len(S) * below(rej + list(S)) for r in range(len(acc) + 1)
+                for S in itertools.combinations(acc, r))
+        total += p * float(np.prod(f[rej]))
+    return float(total)

@@ -5,14 +5,17 @@ from .lp_regression import (
     coherent_instance,
     holder_conjugate,
     incidence_matrix,
+    isolated_rows_instance,
     lewis_weights,
     lp_regression_cost,
+    lp_regression_cost_dual,
+    online_leverage_sampling,
     sample_columns,
     sampling_probabilities,
     st_demand,
 )
 
 __all__ = [
-    "barbell_with_bridges", "coherent_instance", "holder_conjugate", "incidence_matrix", "lewis_weights",
-    "lp_regression_cost", "sample_columns", "sampling_probabilities", "st_demand",
+    "barbell_with_bridges", "coherent_instance", "holder_conjugate", "incidence_matrix", "isolated_rows_instance", "lp_regression_cost_dual", "lewis_weights",
+    "lp_regression_cost", "online_leverage_sampling", "sample_columns", "sampling_probabilities", "st_demand",
 ]

@@ -195,3 +195,118 @@ def barbell_with_bridges(clique: int, bridges: int):
     G = nx.disjoint_union(nx.complete_graph(clique), nx.complete_graph(clique))
     G.add_edges_from((i, clique + i) for i in range(bridges))
     return G
+
+
+# ----------------------------------------------------------------------------- one-pass sampler
+def online_leverage_sampling(rng: np.random.Generator, A, oversampling: float, ridge: float,
+                             block: int = 32, uniform_probability: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One pass over the columns of A, keeping each with probability from its ONLINE ridge leverage score.
+
+    Online row sampling of Cohen, Musco & Pachocki (APPROX 2016), applied to the columns: column j
+    arrives, its score is tau_j = a_j^T (M + a_j a_j^T)^{-1} a_j with M = ridge I + sum over the
+    columns kept before it of a_i a_i^T / pi_i (only the sparse sample is stored: an n x n inverse
+    kept by Woodbury updates, and the kept columns); it is kept with probability
+    pi_j = min(1, oversampling tau_j) and rescaled by pi_j^{-1/2} (the q = 2 rescaling).  Columns
+    are read in blocks of ``block`` whose scores use M from before the block: M is then smaller in
+    the PSD order, so each score is at least the column-by-column one (sampling only more).  The
+    pass never revisits a column.
+
+    Args:
+        A: (n, d) matrix whose columns form the stream (in column order).
+        oversampling: the factor C eps^-2 ln n in pi_j.
+        ridge: lambda > 0 of the regularised online scores.
+        block: columns per block (1 = strictly column by column).
+        uniform_probability: if given, keep every column with this probability instead (a uniform
+            one-pass sampler, for controls).
+    Returns:
+        (A', kept): the rescaled kept columns (n, |kept|) and their indices.
+    Raises:
+        ValueError: unless oversampling > 0, ridge > 0 and block >= 1.
+    """
+    A = np.asarray(A, dtype=float)
+    if not (oversampling > 0 and ridge > 0 and block >= 1):
+        raise ValueError("need oversampling > 0, ridge > 0 and block >= 1")
+    n, d = A.shape
+    Minv = np.eye(n) / ridge
+    kept, scale = [], []
+    u = rng.uniform(size=d)
+    for start in range(0, d, block):
+        cols = np.arange(start, min(d, start + block))
+        B = A[:, cols]
+        if uniform_probability is None:
+            s = np.einsum("ij,ik,kj->j", B, Minv, B)
+            pi = np.minimum(1.0, oversampling * s / (1.0 + s))
+        else:
+            pi = np.full(cols.size, float(uniform_probability))
+        take = u[cols] < pi
+        kept.extend(cols[take].tolist())
+        scale.extend((pi[take] ** -0.5).tolist())
+        if uniform_probability is None and take.any():   # M <- M + B_K diag(1/pi_K) B_K^T (Woodbury)
+            BK, pK = B[:, take], pi[take]
+            MB = Minv @ BK
+            Minv -= MB @ np.linalg.solve(np.diag(pK) + BK.T @ MB, MB.T)
+            Minv = (Minv + Minv.T) / 2
+    kept_idx = np.asarray(kept, dtype=int)
+    return A[:, kept_idx] * np.asarray(scale), kept_idx
+
+
+def lp_regression_cost_dual(A, b, p: float) -> float:
+    """OPT_p = min{||x||_p : A x = b} for 1 < p < inf through the Hölder dual, an n-dimensional problem.
+
+    OPT_p = max{b^T y : ||A^T y||_q <= 1} = 1 / min{||A^T y||_q : b^T y = 1} (1/p + 1/q = 1).  The
+    smooth convex function ||A^T y||_q^q is minimised over the affine set b^T y = 1 (parametrised by
+    an orthonormal basis of b's complement) with BFGS and its exact gradient.  Fast when n << d.
+
+    Returns inf when A x = b has no solution (least-squares residual above 1e-8 ||b||).
+    Raises:
+        ValueError: for p outside (1, inf), b = 0, or a failed minimisation.
+    """
+    from scipy import linalg
+
+    A, b = _check(A, b)
+    if not (1 < p < math.inf):
+        raise ValueError(f"the dual route needs 1 < p < inf, got {p}")
+    nb = np.linalg.norm(b)
+    if nb == 0:
+        raise ValueError("b = 0 has cost 0; nothing to solve")
+    x, *_ = np.linalg.lstsq(A, b, rcond=None)
+    if np.linalg.norm(A @ x - b) > 1e-8 * nb:          # b outside the column space: A x = b infeasible
+        return math.inf
+    q = holder_conjugate(p)
+    y0 = b / nb**2
+    N = linalg.null_space(b[None, :])                  # (n, n - 1), orthonormal
+    AT0, ATN = A.T @ y0, A.T @ N
+
+    def f(z):
+        r = AT0 + ATN @ z
+        a = np.abs(r)
+        return float(np.sum(a**q)), ATN.T @ (q * np.sign(r) * a ** (q - 1))
+
+    scale = float(np.sum(np.abs(AT0) ** q))
+    res = optimize.minimize(lambda z: tuple(v / scale for v in f(z)), np.zeros(N.shape[1]), jac=True,
+                            method="BFGS", options={"gtol": 1e-12, "maxiter": 10_000})
+    if not np.isfinite(res.fun) or res.fun <= 0:
+        raise ValueError(f"dual minimisation failed: {res.message}")
+    return float(1.0 / (res.fun * scale) ** (1 / q))
+
+
+def isolated_rows_instance(rng: np.random.Generator, n: int, d: int, isolated: int,
+                           support: int) -> tuple[np.ndarray, np.ndarray]:
+    """A with n - isolated diffuse rows and ``isolated`` rows each carried by only ``support`` columns.
+
+    Columns 0 .. d - isolated*support - 1 are Gaussian / sqrt(d) on the diffuse rows (zero on the
+    isolated ones); each isolated row i gets its own ``support`` columns, N(0, 1) on row i and zero
+    elsewhere.  A sample missing all columns of an isolated row makes A x = b infeasible, so a
+    sampler must find them (their l_q Lewis weights are large); b ~ N(0, I_n).
+    Raises:
+        ValueError: unless 0 <= isolated < n, support >= 1 and the columns fit in d.
+    """
+    m = isolated * support
+    if not (0 <= isolated < n and support >= 1 and m < d - (n - isolated)):
+        raise ValueError("need 0 <= isolated < n, support >= 1 and isolated * support < d - (n - isolated)")
+    A = np.zeros((n, d))
+    A[: n - isolated, : d - m] = rng.standard_normal((n - isolated, d - m)) / math.sqrt(d)
+    for i in range(isolated):
+        cols = d - m + i * support + np.arange(support)
+        A[n - isolated + i, cols] = rng.standard_normal(support)
+    return A, rng.standard_normal(n)

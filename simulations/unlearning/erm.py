@@ -275,3 +275,78 @@ def ridge_data(rng: np.random.Generator, n: int, d: int, noise: float = 0.1) -> 
     theta_star = rng.standard_normal(d)
     theta_star /= np.linalg.norm(theta_star)
     return X, X @ theta_star + noise * rng.standard_normal(n)
+
+
+# ----------------------------------------------------------------------------- deletion capacity
+def sphere_ridge_data(rng: np.random.Generator, n: int, d: int, noise: float = 0.5,
+                      feature_scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bounded ridge data: rows uniform on the sphere of radius ``feature_scale`` in R^d, labels
+    y = x^T theta* + u with u uniform on [-noise, noise] and ||theta*|| = 1.
+
+    The population covariance is E[x x^T] = feature_scale^2 I / d (trace feature_scale^2), the
+    per-sample data radius is exactly feature_scale and |y| <= feature_scale + noise.
+    Returns (X, y, theta_star), shapes (n, d), (n,), (d,).
+    """
+    if n < 1 or d < 1 or noise < 0 or not feature_scale > 0:
+        raise ValueError("need n >= 1, d >= 1, noise >= 0 and feature_scale > 0")
+    g = rng.standard_normal((n, d))
+    X = feature_scale * g / np.linalg.norm(g, axis=1, keepdims=True)
+    theta_star = rng.standard_normal(d)
+    theta_star /= np.linalg.norm(theta_star)
+    return X, X @ theta_star + noise * rng.uniform(-1.0, 1.0, size=n), theta_star
+
+
+def noisy_excess_population_risk(theta_mean, theta_reference, sigma: float, covariance_scale: float,
+                                 theta_star) -> float:
+    """E_xi[R(theta_mean + xi)] - R(theta_reference) for the population squared loss, exactly.
+
+    R(theta) = E (x^T theta - y)^2 / 2 with E[x x^T] = c I (c = ``covariance_scale``) and
+    y = x^T theta* + independent noise, so R(theta) = c ||theta - theta*||^2 / 2 + const and the
+    Gaussian noise xi ~ N(0, sigma^2 I_d) adds c d sigma^2 / 2 = sigma^2 tr(E[x x^T]) / 2.
+    """
+    a, r, s = (np.asarray(v, dtype=float) for v in (theta_mean, theta_reference, theta_star))
+    if sigma < 0 or covariance_scale <= 0:
+        raise ValueError("need sigma >= 0 and covariance_scale > 0")
+    return float(covariance_scale * (np.sum((a - s) ** 2) - np.sum((r - s) ** 2) + a.size * sigma**2) / 2)
+
+
+def ridge_unlearning_excess(X, y, mu: float, forget, n_steps: int, gradient_bound: float, order: float,
+                            renyi_epsilon: float, covariance_scale: float, theta_star) -> float:
+    """Excess population risk of the certified unlearned model over the retrained minimiser.
+
+    Trains argmin F_D, unlearns ``forget`` by ``n_steps`` warm-started GD steps of size 1/beta on the
+    retain risk, adds the noise of :func:`unlearning_noise` for f = |forget| (certificate
+    (order, renyi_epsilon)), and returns :func:`noisy_excess_population_risk` against argmin F_{D minus F}.
+    """
+    X, y = _check_data(X, y)
+    n = X.shape[0]
+    forget = np.asarray(forget, dtype=int)
+    keep = np.setdiff1d(np.arange(n), forget)
+    theta = ridge_erm(X, y, mu)
+    beta = ridge_smoothness(X[keep], mu)
+    unlearned = warm_start_unlearning(X, y, mu, theta, forget, n_steps, beta, loss="ridge")
+    sigma = unlearning_noise(n, forget.size, gradient_bound, mu, beta, n_steps, order, renyi_epsilon)
+    return noisy_excess_population_risk(unlearned, ridge_erm(X[keep], y[keep], mu), sigma,
+                                        covariance_scale, theta_star)
+
+
+def deletion_capacity(excess, alpha: float, f_max: int) -> int:
+    """Largest f in [0, f_max] with excess(f) <= alpha, by bisection (excess must be nondecreasing in f).
+
+    Deletion capacity (Sekhari et al. 2021): the most forget points an unlearning method can process
+    while keeping its excess risk below alpha.  ``excess(0)`` is taken as 0 (nothing to forget).
+    Raises:
+        ValueError: unless alpha > 0 and f_max >= 0.
+    """
+    if not alpha > 0 or f_max < 0:
+        raise ValueError("need alpha > 0 and f_max >= 0")
+    lo, hi = 0, f_max          # invariant: excess(lo) <= alpha; answer in [lo, hi]
+    if f_max > 0 and excess(f_max) <= alpha:
+        return f_max
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if excess(mid) <= alpha:
+            lo = mid
+        else:
+            hi = mid
+    return lo

@@ -6,8 +6,8 @@ each ball $C$ a set $T(C)\subseteq C$, non-clashing when no two balls $C\ne C'$ 
 $T(C)\subseteq C'$ and $T(C')\subseteq C$; $\mathrm{NCTD}^+$ is the least possible $\max_C |T(C)|$.
 The paper's results are complexity-theoretic: B-NCTD$^+$ is NP-hard already for $k=2$, has
 near-tight running-time bounds under ETH, is FPT in the vertex integrity and not FPT for
-feedback vertex number plus pathwidth.  None of these statements is checkable by computation and
-none is claimed here.
+feedback vertex number plus pathwidth.  None of these statements is checkable by computation: they
+are listed as not checked.
 
 Checked, at the level of instances: the values of $\mathrm{NCTD}^+$ on complete graphs and even
 cycles derived from the definitions (our derivation), and the agreement of two independent exact
@@ -29,6 +29,21 @@ PAPER = Paper(
     venue="ICLR 2025",
     year=2025,
     arxiv="2503.07665",
+    not_checked=(
+        (r"Deciding $\mathrm{NCTD}^+(\mathcal B(G))\le k$ is NP-hard, even when restricted to instances with "
+         r"$k=2$ in which all balls of $G$ are present.",
+         "NP-hardness is a statement about all polynomial-time algorithms; no finite computation checks it "
+         "(the exact solvers here are exponential by design)."),
+        (r"Near-tight running-time upper and lower bounds for the problem on general graphs.",
+         "the lower bounds are conditional (on a hypothesis such as ETH) and quantify over all algorithms; "
+         "the matching upper-bound algorithm is not implemented and its running time is asymptotic."),
+        (r"The problem is fixed-parameter tractable when parameterised by the vertex integrity of $G$.",
+         "FPT is an asymptotic statement (f(k) poly(n) for some computable f); the paper's algorithm was not "
+         "readable and is not implemented."),
+        (r"No FPT algorithm exists when parameterised by the feedback vertex number plus the pathwidth of $G$, "
+         r"even combined with $k$.",
+         "a conditional lower bound (parameterised hardness) over all algorithms; not decidable by computation."),
+    ),
 )
 
 

@@ -8,11 +8,10 @@ matrices the problem is transshipment ($p=1$), electrical flow ($p=2$) and max f
 
 Checked: the sampling guarantee (keep column $j$ with probability proportional to its $\ell_q$
 Lewis weight, rescale by $\pi_j^{-1/q}$) against exact optima (closed form for $p=2$, HiGHS linear
-programmes for $p=\infty$), with failure probability through a Wilson interval; and the three flow
-special cases against networkx.  The sampler is the standard offline one, not the paper's one-pass
-construction (our reconstruction): the space bounds, the lower bounds ($\Omega(n^2)$ bits for
-$p=2$, no $o(\sqrt n)$ estimate for $p=1$, $\Omega(d)$ for solutions) and the $p\in(1,2)$ extension
-are not checked.
+programmes for $p=\infty$, the Hölder dual for $p\in(1,2)$), with failure probability through a
+Wilson interval; a one-pass sampler for $p=2$ (online ridge leverage scores against the columns
+kept so far, Cohen, Musco & Pachocki 2016; our stand-in for the paper's construction); and the
+three flow special cases against networkx.  The space and lower bounds are listed as not checked.
 """
 
 from __future__ import annotations
@@ -27,8 +26,11 @@ from simulations.streaming import (
     coherent_instance,
     holder_conjugate,
     incidence_matrix,
+    isolated_rows_instance,
     lewis_weights,
     lp_regression_cost,
+    lp_regression_cost_dual,
+    online_leverage_sampling,
     sample_columns,
     sampling_probabilities,
     st_demand,
@@ -43,6 +45,24 @@ PAPER = Paper(
     year=2025,
     identifier="OpenReview Kpjvm2mB0K",
     url="https://openreview.net/forum?id=Kpjvm2mB0K",
+    not_checked=(
+        (r"For $p=2$, $\Omega(n^2)$ bits of space are required in general, even to output a constant-factor "
+         r"solution.",
+         "a space lower bound over all streaming algorithms (communication complexity); no computation checks it."),
+        (r"For $p=1$, the cost cannot be estimated even to an $o(\sqrt n)$ factor in $\mathrm{poly}(n)$ space.",
+         "an impossibility result over all poly(n)-space algorithms."),
+        (r"Outputting a $(1+\varepsilon)$-approximate solution $\mathbf x$ requires $\Omega(d)$ space for $p>1$; "
+         r"$\kappa$-approximations require $\tilde\Omega(d/\kappa^{2q})$ space.",
+         "space lower bounds over all algorithms."),
+        (r"A $\kappa$-approximate solution can be output in space $\mathrm{poly}(n)\cdot\tilde O(d/\kappa^q)$ "
+         r"for $p>1$, and a $\sqrt n$-approximation in $\mathrm{poly}(n,\log d)$ space for $p=1$.",
+         "the solution-output algorithms were not readable (only the abstract) and are not implemented; the "
+         "bounds are asymptotic with unpublished constants."),
+        (r"The sparse instance corresponds to $\tilde O(\varepsilon^{-2}n^2)$ bits of space in general and an "
+         r"$\tilde O(\varepsilon^{-2}n)$-space semi-streaming algorithm for $\ell_p$ flow sparsifiers.",
+         "bit-level space accounting with polylogarithmic factors hidden in the tilde; only the number of "
+         "kept columns is measured here."),
+    ),
 )
 
 OVERSAMPLING_CONSTANT = 3.0   # C in pi_j = min(1, C ln(n) eps^-2 w_j), fixed in advance (not tuned)
@@ -62,10 +82,11 @@ def _sampling(ctx, p: float, uniform: bool) -> Proportion:
     q = holder_conjugate(p)
     A, b = coherent_instance(ctx.generator("instance"), n, d, q)
     optimum = lp_regression_cost(A, b, p)
-    pi = sampling_probabilities(lewis_weights(A, q), OVERSAMPLING_CONSTANT * math.log(n) / eps**2)
+    C = ctx["oversampling"] if "oversampling" in ctx.params else OVERSAMPLING_CONSTANT
+    pi = sampling_probabilities(lewis_weights(A, q), C * math.log(n) / eps**2)
     if uniform:
         pi = np.full(d, pi.sum() / d)            # same expected number of columns
-    max_columns = OVERSAMPLING_CONSTANT * n * math.log(n) / eps**2
+    max_columns = max(OVERSAMPLING_CONSTANT, C) * n * math.log(n) / eps**2
     ok = ctx.trials(sampling_trial, ctx["trials"], A, b, p, pi, optimum, eps, max_columns, label="samples")
     return Proportion(int(np.sum(ok)), len(ok), 0.9, relation=">=", level=0.95,
                       why="Wilson 95% interval on the success frequency; success probability 0.9 is the "
@@ -87,7 +108,11 @@ _STATEMENT = (r"Keeping column $j$ of $A$ with probability $\pi_j=\min(1, C\vare
 
 
 @claim(PAPER, source="Abstract (cost estimation for p in [2, inf] on O~(eps^-2 n) columns); sampler reconstructed",
-       evidence="proportion", reconstructed=True, params=_PARAMS, statement=_STATEMENT + r" Here $p=2$.",
+       evidence="proportion", reconstructed=True,
+       params={**_PARAMS, "oversampling": Param(OVERSAMPLING_CONSTANT, low=0.001, high=100.0,
+                                                doc="the constant C of pi_j (fixed at 3 in advance; sweeps vary it)")},
+       statement=_STATEMENT + r" Here $p=2$.",
+       sweeps=({"epsilon": [0.1, 0.2, 0.4], "oversampling": [0.01, 0.03, 0.1, 0.3, 1.0, 3.0]},),
        method="Coherent instance (n planted columns each carrying a coordinate direction); exact OPT_2 = "
        "sqrt(b^T (A A^T)^+ b) of the full and the sparse instance; C = 3 fixed in advance.")
 def leverage_sampling_preserves_l2_cost(ctx):
@@ -167,3 +192,108 @@ def lp_flows_on_graphs(ctx):
 @lp_flows_on_graphs.control("flows restricted to each edge's orientation (a directed graph, x >= 0)")
 def directed_flows(ctx):
     return _flows(ctx, nonnegative=True)
+
+
+# --------------------------------------------------------------------------- one pass
+def one_pass_trial(rng: np.random.Generator, A, b, optimum: float, epsilon: float, oversampling: float,
+                   ridge: float, block: int, max_columns: float, uniform_probability: float | None) -> bool:
+    """One pass of the online sampler: (1 +- eps) cost on at most max_columns kept columns?"""
+    As, kept = online_leverage_sampling(rng, A, oversampling, ridge, block, uniform_probability)
+    return bool(abs(lp_regression_cost(As, b, 2.0) / optimum - 1) <= epsilon and kept.size <= max_columns)
+
+
+def _one_pass(ctx, uniform: bool) -> Proportion:
+    n, d, eps, lam = ctx["n"], ctx["d"], ctx["epsilon"], ctx["ridge"]
+    A, b = coherent_instance(ctx.generator("one-pass instance"), n, d, 2.0)
+    optimum = lp_regression_cost(A, b, 2.0)
+    oversampling = OVERSAMPLING_CONSTANT * math.log(n) / eps**2
+    # sum of the online ridge leverage scores <= ln det(A A^T + lam I) / det(lam I) <= n ln(1 + ||A||^2 / lam)
+    max_columns = oversampling * n * math.log(1 + np.linalg.norm(A, 2) ** 2 / lam)
+    # the uniform control keeps 70% of the column budget in expectation: more columns than the online
+    # sampler (about 65% on this instance), yet rarely above the budget, so it fails on accuracy alone
+    rate = 0.7 * max_columns / d if uniform else None
+    ok = ctx.trials(one_pass_trial, ctx["trials"], A, b, optimum, eps, oversampling, lam, ctx["block"],
+                    max_columns, rate, label="passes")
+    return Proportion(int(np.sum(ok)), len(ok), 0.9, relation=">=", level=0.95,
+                      why="Wilson 95% interval on the success frequency; 0.9 is the 'with high probability' tested; "
+                          "C = 3 fixed in advance as for the offline sampler",
+                      event=f"(1 +- {eps}) cost on <= C eps^-2 ln(n) n ln(1 + ||A||^2/lambda) = {max_columns:.0f} "
+                            f"of {d} columns")
+
+
+@claim(PAPER, source="Abstract: a one-pass column-arrival streaming algorithm builds a sparse instance on "
+       "O~(eps^-2 n) columns with (1 +- eps) cost (p = 2; the online sampler is our reconstruction)",
+       evidence="proportion", reconstructed=True,
+       params={"n": Param(10, full=10, low=2, high=200, doc="rows of A (constraints)"),
+               "d": Param(10_000, full=20_000, low=100, high=10**6, doc="columns of A (stream length)"),
+               "epsilon": Param(0.3, low=0.01, high=0.9, doc="target relative accuracy of the cost"),
+               "ridge": Param(0.01, low=1e-8, high=10.0, doc="regularisation lambda of the online scores"),
+               "block": Param(128, low=1, high=10**4, doc="columns read per block (scores from M before the block)"),
+               "trials": Param(40, full=200, low=10, high=10**5, doc="independent passes")},
+       statement=r"In one pass over the columns, keeping column $j$ with probability $\pi_j=\min(1,C\varepsilon^{-2}\ln(n)"
+       r"\,\tau_j)$, $\tau_j$ its online ridge leverage score against the columns kept so far, and rescaling it by "
+       r"$\pi_j^{-1/2}$, gives with high probability an instance on $O(\varepsilon^{-2}n\log n\log(\|A\|^2/\lambda))$ "
+       r"columns whose least-norm cost is within $(1\pm\varepsilon)\,\mathrm{OPT}_2$.",
+       method="Coherent instance with the n coordinate columns arriving last; the sampler stores only an n x n "
+       "inverse and the kept columns (Woodbury updates per block of 128 columns); exact OPT_2 of the full and of the "
+       "sparse instance; C = 3.")
+def one_pass_sampler_preserves_l2_cost(ctx):
+    """A one-pass online-leverage sampler keeps a small reweighted instance with the right least-norm cost."""
+    return _one_pass(ctx, uniform=False)
+
+
+@one_pass_sampler_preserves_l2_cost.control("one-pass uniform sampling (70% of the column budget in expectation, "
+                                             "more columns than the online sampler keeps)")
+def one_pass_uniform(ctx):
+    return _one_pass(ctx, uniform=True)
+
+
+# --------------------------------------------------------------------------- p in (1, 2)
+def p_between_trial(rng: np.random.Generator, A, b, p: float, probabilities, optimum: float, epsilon: float,
+                    max_columns: float) -> bool:
+    """One sparsification for 1 < p < 2: (1 +- eps) cost (Hölder dual) on at most max_columns columns?"""
+    As, kept = sample_columns(rng, A, probabilities, holder_conjugate(p))
+    cost = lp_regression_cost_dual(As, b, p) if kept.size else math.inf
+    return bool(abs(cost / optimum - 1) <= epsilon and kept.size <= max_columns)
+
+
+def _p_between(ctx, uniform: bool) -> Proportion:
+    n, d, eps, p = ctx["n"], ctx["d"], ctx["epsilon"], ctx["p"]
+    q = holder_conjugate(p)
+    A, b = isolated_rows_instance(ctx.generator("p in (1,2) instance"), n, d, ctx["isolated_rows"], 4)
+    optimum = lp_regression_cost_dual(A, b, p)
+    oversampling = OVERSAMPLING_CONSTANT * math.log(n) / eps**2 * n ** (q / 2 - 1)
+    pi = sampling_probabilities(lewis_weights(A, q), oversampling)
+    if uniform:
+        pi = np.full(d, pi.sum() / d)                # same expected number of columns
+    max_columns = OVERSAMPLING_CONSTANT * math.log(n) / eps**2 * n ** (q / 2)
+    ok = ctx.trials(p_between_trial, ctx["trials"], A, b, p, pi, optimum, eps, max_columns, label="samples")
+    return Proportion(int(np.sum(ok)), len(ok), 0.9, relation=">=", level=0.95,
+                      why="Wilson 95% interval on the success frequency; 0.9 is the 'with high probability' tested; "
+                          "C = 3 fixed in advance as for p >= 2",
+                      event=f"(1 +- {eps}) cost on <= C eps^-2 ln(n) n^(q/2) = {max_columns:.0f} of {d} columns")
+
+
+@claim(PAPER, source="Abstract: 'This extends to p in (1, 2) with O~(eps^2 n^{q/2}) columns' (eps^2 read as eps^-2); "
+       "sampler reconstructed", evidence="proportion", reconstructed=True,
+       params={"n": Param(10, full=16, low=2, high=200, doc="rows of A (constraints)"),
+               "d": Param(4000, full=8000, low=100, high=10**6, doc="columns of A (stream length)"),
+               "p": Param(1.5, low=1.05, high=1.95, doc="the norm p in (1, 2) (q = p/(p-1) in (2, 4) for the Lewis fixed point)"),
+               "epsilon": Param(0.5, low=0.01, high=0.9, doc="target relative accuracy of the cost"),
+               "isolated_rows": Param(3, low=0, high=100, doc="rows carried by only 4 columns each"),
+               "trials": Param(40, full=200, low=10, high=10**5, doc="independent samplings")},
+       statement=r"For $p\in(1,2)$ ($q=p/(p-1)>2$), keeping column $j$ with probability $\min(1, C\varepsilon^{-2}\ln(n)\,"
+       r"n^{q/2-1}w_j)$, $w$ the $\ell_q$ Lewis weights (which sum to $n$), and rescaling it by $\pi_j^{-1/q}$ gives with "
+       r"high probability an instance on $O(\varepsilon^{-2}n^{q/2}\log n)$ columns with cost within "
+       r"$(1\pm\varepsilon)\,\mathrm{OPT}_p$.",
+       method="p = 1.5 (q = 3) on an instance whose last 3 rows are each carried by 4 columns only; OPT_p of the full "
+       "and of the sparse instance through the Hölder dual (n-dimensional BFGS, checked against cvxpy in the unit "
+       "tests); C = 3.")
+def lewis_sampling_preserves_lp_cost_p_below_2(ctx):
+    """l_q-Lewis-weight sampling with n^{q/2} columns preserves the l_p cost for p in (1, 2)."""
+    return _p_between(ctx, uniform=False)
+
+
+@lewis_sampling_preserves_lp_cost_p_below_2.control("uniform instead of Lewis-weight sampling (same expected count)")
+def uniform_sampling_p_below_2(ctx):
+    return _p_between(ctx, uniform=True)

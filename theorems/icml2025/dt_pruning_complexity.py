@@ -10,8 +10,8 @@ in $D^{2d}|I|^{O(1)}$ time.
 Checked: the polynomial algorithm for replacement (a tree-knapsack dynamic programme, our
 reconstruction) against brute force, and its quadratic work on complete trees; an algorithm for
 raising over (node, box) states, the source of the $D^{2d}$ factor, against brute force over
-raising sequences.  Not checkable by computation, and not claimed here: NP-completeness of
-raising, its W[1]-hardness and ETH lower bounds, and the paper's parameter landscape.  Problem
+raising sequences.  NP-completeness of raising and the hardness side of the paper's parameter
+landscape are not checkable by computation and are listed as such.  Problem
 details (the budget counts operations; replaced leaves take the majority class of the examples
 reaching them; raised subtrees keep their leaf labels) are our reading of the abstract.
 """
@@ -41,6 +41,19 @@ PAPER = Paper(
     arxiv="2503.03576",
     identifier="PMLR 267:22177-22203",
     url="https://proceedings.mlr.press/v267/harviainen25a.html",
+    not_checked=(
+        (r"Optimal pruning by subtree raising (at most $k$ operations, minimum errors) is NP-complete.",
+         "NP-completeness is a statement about all polynomial-time algorithms; only agreement of the "
+         "exponential-state algorithm with brute force on small trees is checked."),
+        (r"Subtree raising remains hard for small domain size $D$ alone and for a small number $d$ of features "
+         r"alone (the abstract: hard for small $D$ or $d$).",
+         "hardness is a lower bound over all algorithms (conditional on P != NP or FPT != W[1]); no computation "
+         "checks it."),
+        (r"The paper's classification of parameters and their combinations into fixed-parameter tractable and "
+         r"hard cases (a precise borderline between the complexity classes).",
+         "each FPT entry is asymptotic and each hardness entry quantifies over all algorithms; the landscape "
+         "itself is not readable from the abstract."),
+    ),
 )
 
 _INSTANCES = {
