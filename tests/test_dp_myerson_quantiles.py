@@ -14,16 +14,22 @@ from simulations.auctions import (
     PiecewiseUniform,
     VirtualValueAuction,
     auction_from_curves,
+    cap_log_probabilities,
+    capped_privacy_audit,
+    capped_private_quantiles,
     deviation_gains,
     discrete_ironed_curve,
     expected_max_positive,
     expected_revenue,
+    geometric_caps,
     ironed_curve,
     max_log_ratio,
     myerson_revenue,
+    posted_price_utility,
     privacy_audit,
     quantile_auction,
     quantile_output_density,
+    repeated_auction_audit,
     sample_quantile,
 )
 
@@ -167,3 +173,65 @@ def test_second_price_scores_are_truthful_and_first_price_is_not():
     assert auction.outcome([0.3, 0.7]) == (1, pytest.approx(0.31))
     gain, _ = deviation_gains(auction, values, grid, payment_rule="pay_your_bid")
     assert gain.max() > 0.1
+
+
+def test_cap_probabilities_hand_case():
+    # data {0.3, 3}, caps {1, 2, 4}, target 0.5, epsilon 2 (exponent factor 1): counts above
+    # are 1, 1, 0, so utilities -0.5, -0.5, -0.5; the 1/H^2 prior gives weights 1, 1/4, 1/16
+    logp = cap_log_probabilities([0.3, 3.0], [1.0, 2.0, 4.0], 0.5, 2.0)
+    w = np.array([1.0, 0.25, 0.0625])
+    np.testing.assert_allclose(np.exp(logp), w / w.sum(), rtol=1e-14)
+    # counts 2, 1, 0 against target 1: utilities -1, 0, -1 -> weights e^-1, e^0/4, e^-1/16
+    logp = cap_log_probabilities([3.0, 5.0], [1.0, 4.0, 8.0], 1.0, 2.0)
+    w = np.array([math.exp(-1), 1 / 16, math.exp(-1) / 64])
+    np.testing.assert_allclose(np.exp(logp), w / w.sum(), rtol=1e-14)
+    np.testing.assert_allclose(geometric_caps(0.5, 3), [0.5, 1.0, 2.0])
+    with pytest.raises(ValueError):
+        geometric_caps(0.0, 3)
+
+
+def test_cap_privacy_ratio_is_at_most_epsilon_by_brute_force():
+    # replace-one neighbours on a small domain: the cap alone is eps-DP (prior cancels)
+    caps = geometric_caps(0.25, 5)
+    domain = [0.0, 0.2, 0.6, 1.5, 3.0, 9.0]
+    worst = 0.0
+    for data in itertools.product(domain, repeat=3):
+        for pos, val in itertools.product(range(3), domain):
+            nb = list(data)
+            nb[pos] = val
+            lr = cap_log_probabilities(data, caps, 0.5, 1.0) - cap_log_probabilities(nb, caps, 0.5, 1.0)
+            worst = max(worst, float(lr.max()))
+    assert 0.3 < worst <= 1.0 + 1e-12
+
+
+def test_capped_release_and_its_audit():
+    rng = np.random.default_rng(5)
+    caps = geometric_caps(1 / 16, 20, np.sqrt(2))
+    H, q = capped_private_quantiles(rng, rng.exponential(size=2000), 8, 4.0, caps, 0.2)
+    assert H in caps and np.all(np.diff(q) >= 0) and q[-1] <= H
+    assert 2.0 <= H <= 16.0  # the target puts H near the 1 - 1/18 quantile of Exp(1), about 2.9
+    caps = geometric_caps(0.25, 5)
+    domain = np.concatenate([[0.0], geometric_caps(0.125, 7)])
+    stair = domain[[0, 2, 4, 6]]
+    assert capped_privacy_audit(stair, domain, 2, 1.0, caps) <= 1.0 + 1e-12
+    assert capped_privacy_audit(stair, domain, 2, 1.0, caps, compose=False) > 1.0
+
+
+def test_posted_price_utility_against_quadrature_and_the_audit():
+    from scipy import integrate
+
+    data = [0.1, 0.4, 0.45, 0.8]
+    edges, logd = quantile_output_density(data, 0.5, 1.0, 0.0, 1.0)
+
+    def density(o):
+        k = min(max(int(np.searchsorted(edges, o, side="right")) - 1, 0), logd.size - 1)
+        return math.exp(logd[k])
+
+    for v, u in zip([0.3, 0.7, 1.0], posted_price_utility(data, 0.5, 1.0, 0.0, 1.0, [0.3, 0.7, 1.0]), strict=True):
+        ref = integrate.quad(lambda o, v=v: density(o) * max(v - o, 0.0), 0.0, 1.0, points=edges[1:-1], limit=200)[0]
+        assert u == pytest.approx(ref, rel=1e-9)
+    domain = np.linspace(0.0, 1.0, 12)
+    values = np.concatenate([np.geomspace(1e-3, 0.05, 8), np.linspace(0.1, 1.0, 10)])
+    adversarial = np.where(np.arange(5) < 3, domain[1], domain[-1])
+    assert repeated_auction_audit(adversarial, domain, 0.5, 1.0, 0.0, 1.0, values) <= 1.0 + 1e-12
+    assert repeated_auction_audit(adversarial, domain, 0.5, 1.0, 0.0, 1.0, values, noise_factor=1.0) > 1.0

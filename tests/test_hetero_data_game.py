@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import nashpy
@@ -13,10 +14,18 @@ from simulations.games import pure_nash_equilibria
 from simulations.games.hetero_data import (
     DataGame,
     certify_no_pure_equilibrium,
+    certify_regime,
     continuous_regret,
     duopoly_payoffs,
     grid_equilibria,
+    monopoly_optimum,
     phase_diagram,
+    regret_bounds,
+    service_radius,
+    sup_outside,
+    zero_temperature_monopoly,
+    zero_temperature_regime,
+    zero_temperature_splits,
 )
 
 
@@ -117,3 +126,122 @@ def test_bad_parameters_raise():
         DataGame((0.5, 0.6), (-1.0, 1.0), tau=0.1)
     with pytest.raises(ValueError):
         DataGame((0.5, 0.5), (-1.0, 1.0), tau=0.0)
+
+
+def _limit_game_regime(w1: float, outside: float, n: int = 31) -> str:
+    """Regime of the tau -> 0 limit game on a grid, by brute force: each source goes to the
+    provider with the strictly smaller loss below the outside option (ties split)."""
+    grid = np.linspace(-1.5, 1.5, n)
+    loss = 1 - np.exp(-((grid[:, None] - np.array([-1.0, 1.0])) ** 2) / 2)  # (n, 2)
+    w = np.array([w1, 1 - w1])
+    u1 = np.zeros((n, n))
+    for a in range(n):
+        for b in range(n):
+            for j in range(2):
+                la, lb = loss[a, j], loss[b, j]
+                if min(la, lb) >= outside:
+                    continue
+                u1[a, b] += w[j] * (1.0 if la < lb - 1e-12 else 0.5 if abs(la - lb) <= 1e-12 else 0.0)
+    eqs = [e.profile for e in pure_nash_equilibria(np.stack([u1, u1.T]), tol=1e-12)]
+    hom = any(a == b for a, b in eqs)
+    het = any(a != b for a, b in eqs)
+    return {(True, True): "both", (True, False): "homogeneous", (False, True): "heterogeneous"}.get((hom, het), "none")
+
+
+@pytest.mark.parametrize("w1", [0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9, 0.3])
+@pytest.mark.parametrize("outside", [0.3, 0.5, 0.8])
+def test_zero_temperature_prediction_matches_the_brute_forced_limit_game(w1, outside):
+    assert zero_temperature_regime((w1, 1 - w1), (-1.0, 1.0), 1.0, outside) == _limit_game_regime(w1, outside)
+
+
+def test_zero_temperature_prediction_rejects_a_served_far_source():
+    with pytest.raises(ValueError):
+        zero_temperature_regime((0.6, 0.4), (-1.0, 1.0), 1.0, 0.9)  # c > l_far = 1 - e^-2
+    assert zero_temperature_regime((2 / 3, 1 / 3), (-1.0, 1.0), 1.0, 0.5) == "both"
+
+
+def test_certified_regimes_at_low_temperature():
+    het = certify_regime(DataGame((0.6, 0.4), (-1.0, 1.0), 0.05, 1.0, outside=0.5))
+    assert (het.regime, het.homogeneous, het.heterogeneous) == ("heterogeneous", "absent", "present")
+    a, b, upper = het.profiles[0]
+    assert abs(a + 1) < 0.05 and abs(b - 1) < 0.05 and upper <= 1e-4
+    hom = certify_regime(DataGame((0.8, 0.2), (-1.0, 1.0), 0.05, 1.0, outside=0.5))
+    assert (hom.regime, hom.homogeneous, hom.heterogeneous) == ("homogeneous", "present", "absent")
+    none = certify_regime(DataGame((0.55, 0.45), (-1.0, 1.0), 0.015, 1.0))
+    assert none.regime == "none" and none.profiles == ()
+
+
+def test_band_restricted_certificates_are_complementary():
+    # a heterogeneous-only game: the diagonal band is certified empty, the off-band part is not
+    g = DataGame((0.6, 0.4), (-1.0, 1.0), tau=0.05, width=1.0, outside=0.5)
+    assert certify_no_pure_equilibrium(g, within_band=0.1).certified
+    assert not certify_no_pure_equilibrium(g, exclude_band=0.1, max_cells=300_000).certified
+
+
+def _limit_split_counts(w1: float, n: int, outside: float = 0.5, m: int = 13) -> list[int]:
+    """Providers left of the midpoint in the pure equilibria of the tau -> 0 limit game with n
+    providers on a grid of m models (brute force over all m^n profiles)."""
+    grid = np.linspace(-1.5, 1.5, m)
+    loss = 1 - np.exp(-((grid[:, None] - np.array([-1.0, 1.0])) ** 2) / 2)
+    w = np.array([w1, 1 - w1])
+    P = np.zeros((n,) + (m,) * n)
+    for prof in itertools.product(range(m), repeat=n):
+        for j in range(2):
+            lj = loss[list(prof), j]
+            if lj.min() >= outside:
+                continue
+            win = np.abs(lj - lj.min()) <= 1e-12
+            for i in np.flatnonzero(win):
+                P[(i,) + prof] += w[j] / win.sum()
+    return sorted({sum(1 for a in e.profile if grid[a] < 0) for e in pure_nash_equilibria(P, tol=1e-12)})
+
+
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("w1", [0.55, 0.63, 0.7, 0.78, 0.87])
+def test_zero_temperature_splits_match_the_brute_forced_limit_game(n, w1):
+    assert zero_temperature_splits((w1, 1 - w1), n) == _limit_split_counts(w1, n)
+
+
+def test_zero_temperature_splits_thresholds():
+    # homogeneity needs w1 / n >= w2, i.e. w1 >= n / (n + 1); ties admit both neighbouring splits
+    assert zero_temperature_splits((0.75, 0.25), 3) == [2, 3]
+    assert zero_temperature_splits((0.8, 0.2), 4) == [3, 4]
+    assert zero_temperature_splits((0.5, 0.5), 2) == [1]
+
+
+def test_service_radius_and_monopoly_prediction():
+    r = service_radius(1.0, 0.5)
+    assert 1 - math.exp(-(r**2) / 2) == pytest.approx(0.5, abs=1e-15)
+    label, lo, hi = zero_temperature_monopoly((0.8, 0.2), (-1.0, 1.0), 1.0, 0.5)
+    assert label == "serves both sources" and (lo, hi) == pytest.approx((1 - r, r - 1))
+    label, lo, hi = zero_temperature_monopoly((0.3, 0.7), (-1.0, 1.0), 1.0, 0.3)
+    assert label == "serves source 2 only" and (lo + hi) / 2 == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        zero_temperature_monopoly((0.5, 0.5), (-1.0, 1.0), 1.0, 0.3)
+
+
+def test_monopoly_optimum_brackets_a_multistart_optimum():
+    g = DataGame((0.8, 0.2), (-1.0, 1.0), tau=0.05, width=1.0, outside=0.5)
+    theta, lo, hi = monopoly_optimum(g, 20001)
+    best = max(-minimize_scalar(lambda t: -float(g.utility(np.array(t), [])), bounds=(s - 0.25, s + 0.25),
+                                method="bounded", options={"xatol": 1e-10}).fun for s in np.linspace(-1.25, 1.25, 11))
+    assert lo - 1e-12 <= best <= hi + 1e-12
+    # the certified bound on the complement of the optimum's neighbourhood stays below the optimum
+    assert sup_outside(g, theta - 0.3, theta + 0.3, 20001) < lo
+    with pytest.raises(ValueError):
+        monopoly_optimum(DataGame((0.8, 0.2), (-1.0, 1.0), tau=0.05), 101)
+
+
+def test_regret_bounds_agree_with_the_duopoly_certificate():
+    g = DataGame((0.6, 0.4), (-1.0, 1.0), tau=0.1, width=1.0, outside=0.5)
+    assert regret_bounds(g, (-0.3, 0.8), 20001) == pytest.approx(continuous_regret(g, (-0.3, 0.8), 20001), abs=1e-15)
+
+
+def test_deviation_diagram_draws_the_zero_temperature_levels():
+    from simulations.games.hetero_figures import duopoly_deviation_diagram
+
+    fig = duopoly_deviation_diagram({"tau": 0.05, "w1": 0.6, "outside": 0.5})
+    left, right = fig.axes
+    assert len(left.lines) == 3
+    levels = sorted(float(line.get_ydata()[0]) for line in right.lines[1:])
+    assert levels == pytest.approx([0.3, 0.4])

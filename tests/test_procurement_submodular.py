@@ -9,8 +9,14 @@ import pytest
 from scipy.optimize import LinearConstraint, milp
 
 from simulations.auctions.procurement import (
+    auctioneer_surplus,
     best_benchmark,
+    bicriteria_alpha,
+    descending_auction,
     distorted_greedy,
+    greedy_tight_coverage,
+    least_efficient_first,
+    online_posted_prices,
     seller_utility,
     threshold_payment,
     weighted_coverage,
@@ -89,3 +95,67 @@ def test_bad_inputs_raise():
         weighted_coverage([[0]], [-1.0])
     with pytest.raises(ValueError):
         distorted_greedy(weighted_coverage([[0]], [1.0]), [0.1], 0)
+
+
+def test_auctioneer_surplus_hand_cases():
+    # one seller worth 1, k = 1: selected while 1 - b > 0, so it is paid 1 and the surplus is 0
+    f = weighted_coverage([[0]], [1.0])
+    alloc = lambda b: distorted_greedy(f, b, 1)  # noqa: E731
+    assert auctioneer_surplus(f, alloc, np.array([0.3]), 2.0) == pytest.approx(0.0, abs=1e-9)
+    # two identical sellers: the cheaper (0.2) wins until it bids the rival's 0.5 (ties go to the
+    # lower index), so the surplus is 1 - 0.5
+    g = weighted_coverage([[0], [0]], [1.0])
+    alloc2 = lambda b: distorted_greedy(g, b, 1)  # noqa: E731
+    assert auctioneer_surplus(g, alloc2, np.array([0.2, 0.5]), 2.0) == pytest.approx(0.5, abs=1e-9)
+
+
+def test_bicriteria_alpha_closed_form_and_the_potential_argument():
+    assert bicriteria_alpha(1.0) == pytest.approx(1 - np.exp(-1.0), rel=1e-15)
+    assert bicriteria_alpha(0.0) == 0.0
+    with pytest.raises(ValueError):
+        bicriteria_alpha(-0.1)
+    # the potential argument's points (m / k, 1 - (1 - 1/k)^m) lie above the curve, and so do the
+    # chords between them
+    for k in (1, 2, 3, 5, 10, 40):
+        beta = np.linspace(0, 1, 2001)
+        pts_b = np.arange(k + 1) / k
+        pts_a = 1 - (1 - 1 / k) ** np.arange(k + 1)
+        assert np.all(np.interp(beta, pts_b, pts_a) >= 1 - np.exp(-beta) - 1e-15)
+
+
+def test_greedy_tight_instance():
+    f, c, k = greedy_tight_coverage()
+    S = distorted_greedy(f, c, k)
+    assert f(S) == pytest.approx(3.01) and best_benchmark(f, c, k, 1.0) == pytest.approx(4.0)
+
+
+def test_descending_auction_hand_case():
+    # two sellers of the same service (value 1), costs 0.99 and 0: the half-marginal rule lets the
+    # expensive one quit (price 1/2 < 0.99) and buys the free one at 1/2, whatever the schedule
+    f = weighted_coverage([[0], [0]], [1.0])
+    c = np.array([0.99, 0.0])
+    rng = np.random.default_rng(0)
+    for schedule in ("random", "adversarial"):
+        for _ in range(5):
+            S, paid = descending_auction(f, c, rng, 0.5, schedule=schedule)
+            assert S == frozenset({1}) and paid == {1: 0.5}
+    # the full-marginal rule under the adversary buys the expensive seller first (welfare 0.01)
+    S, paid = descending_auction(f, c, rng, 1.0, schedule="adversarial")
+    assert S == frozenset({0}) and paid == {0: 1.0}
+    with pytest.raises(ValueError):
+        descending_auction(f, c, rng, 0.5, schedule="sorted")
+
+
+def test_online_posted_prices_hand_case():
+    # same two sellers as above: arriving first, the expensive one is offered 1/2 < 0.99 and
+    # refused; the free one is then bought at 1/2.  With full-value prices the adversarial order
+    # (least efficient first) buys the expensive one at 1 and the free one adds nothing.
+    f = weighted_coverage([[0], [0]], [1.0])
+    c = np.array([0.99, 0.0])
+    assert online_posted_prices(f, c, [0, 1]) == (frozenset({1}), {1: 0.5})
+    assert online_posted_prices(f, c, [1, 0]) == (frozenset({1}), {1: 0.5})
+    order = least_efficient_first(f, c, 1.0)
+    assert order == [0, 1]
+    assert online_posted_prices(f, c, order, 1.0) == (frozenset({0}), {0: 1.0})
+    with pytest.raises(ValueError):
+        online_posted_prices(f, c, [0, 0])

@@ -44,3 +44,25 @@ __all__ += [
     "best_benchmark", "cost_blind_greedy", "distorted_greedy", "seller_utility", "threshold_payment",
     "weighted_coverage",
 ]
+from .private_quantiles import (  # noqa: E402
+    cap_log_probabilities,
+    capped_privacy_audit,
+    capped_private_quantiles,
+    geometric_caps,
+    posted_price_utility,
+    repeated_auction_audit,
+)
+
+__all__ += ["cap_log_probabilities", "capped_privacy_audit", "capped_private_quantiles", "geometric_caps",
+            "posted_price_utility", "repeated_auction_audit"]
+from .procurement import (  # noqa: E402
+    auctioneer_surplus,
+    bicriteria_alpha,
+    descending_auction,
+    greedy_tight_coverage,
+    least_efficient_first,
+    online_posted_prices,
+)
+
+__all__ += ["auctioneer_surplus", "bicriteria_alpha", "descending_auction", "greedy_tight_coverage",
+            "least_efficient_first", "online_posted_prices"]

@@ -155,3 +155,145 @@ def quantile_auction(released: Sequence[np.ndarray]) -> VirtualValueAuction:
         v, counts = np.unique(np.asarray(vals, dtype=float), return_counts=True)
         curves.append(discrete_ironed_curve(v, counts / counts.sum()))
     return auction_from_curves(curves)
+
+
+# --------------------------------------------------------------------------- unbounded values
+def geometric_caps(smallest: float, n_caps: int, ratio: float = 2.0) -> np.ndarray:
+    """Candidate caps ``smallest * ratio**j``, ``j = 0..n_caps-1`` (a public, data-independent grid).
+
+    Raises:
+        ValueError: for ``smallest <= 0``, ``n_caps < 1`` or ``ratio <= 1``.
+    """
+    if not smallest > 0 or n_caps < 1 or not ratio > 1:
+        raise ValueError("need smallest > 0, n_caps >= 1 and ratio > 1")
+    return smallest * float(ratio) ** np.arange(n_caps)
+
+
+def cap_log_probabilities(data: Sequence[float], caps: Sequence[float], target: float, epsilon: float,
+                          noise_factor: float = 0.5) -> np.ndarray:
+    r"""Log-probabilities of the private cap: the exponential mechanism over the ``caps`` with
+    utility $-|\#\{i : x_i > H\} - \text{target}|$ (sensitivity 1 under replacing one point).
+
+    $P(H) \propto H^{-2} \exp(\text{noise\_factor}\cdot\varepsilon\, u(H))$: the data-independent
+    base measure $H^{-2}$ (on a geometric grid, a preference for small caps) keeps the privacy
+    guarantee and stops the caps above all the data, which tie, from spreading the choice;
+    ``noise_factor = 1/2`` is the private mechanism.
+
+    Raises:
+        ValueError: on empty data or caps, or ``epsilon <= 0``.
+    """
+    x = np.asarray(data, dtype=float).ravel()
+    H = np.asarray(caps, dtype=float).ravel()
+    if x.size == 0 or H.size == 0 or not epsilon > 0:
+        raise ValueError("need data, caps and epsilon > 0")
+    above = np.sum(x[None, :] > H[:, None], axis=1)
+    # a data-independent prior proportional to 1/H^2 breaks the ties among the caps above the
+    # data towards the smallest (it cancels in every privacy ratio except through Z)
+    logits = -noise_factor * epsilon * np.abs(above - target) - 2.0 * np.log(H / H.min())
+    return logits - logsumexp(logits)
+
+
+def capped_private_quantiles(rng: np.random.Generator, data: Sequence[float], n_quantiles: int, epsilon: float,
+                             caps: Sequence[float], cap_share: float = 0.5, noise_factor: float = 0.5,
+                             compose: bool = True) -> tuple[float, np.ndarray]:
+    r"""Private quantiles of data with unbounded support: a private cap, then quantiles below it.
+
+    Our reconstruction of the unbounded case: spend ``cap_share`` of the budget on a cap $H$
+    drawn by :func:`cap_log_probabilities` from a public geometric grid, with target count
+    $N / (2 (K + 1))$ above the cap (so $H$ sits near the $1 - 1/(2(K+1))$ quantile, above the
+    top released level); then release the $K$ quantiles on $[0, H]$ (data clipped) with the rest
+    of the budget (:func:`private_quantiles`).  Basic composition gives $\varepsilon$-DP.
+    ``compose=False`` (for controls) gives the cap and every quantile the whole budget.
+
+    Returns:
+        ``(H, quantiles)``.
+
+    Raises:
+        ValueError: for ``cap_share`` outside (0, 1) and the errors of the two mechanisms.
+    """
+    if not 0.0 < cap_share < 1.0:
+        raise ValueError("cap_share must lie in (0, 1)")
+    x = np.asarray(data, dtype=float).ravel()
+    target = x.size / (2.0 * (n_quantiles + 1))
+    eps_cap, eps_q = (cap_share * epsilon, (1.0 - cap_share) * epsilon) if compose else (epsilon, n_quantiles * epsilon)
+    logp = cap_log_probabilities(x, caps, target, eps_cap, noise_factor)
+    H = float(np.asarray(caps, dtype=float)[rng.choice(logp.size, p=np.exp(logp))])
+    return H, private_quantiles(rng, x, n_quantiles, eps_q, 0.0, H, noise_factor)
+
+
+def capped_privacy_audit(data: Sequence[float], domain: Sequence[float], n_quantiles: int, epsilon: float,
+                         caps: Sequence[float], cap_share: float = 0.5, noise_factor: float = 0.5,
+                         compose: bool = True) -> float:
+    r"""Worst privacy loss of :func:`capped_private_quantiles` over all replace-one neighbours.
+
+    The output is $(H, o_1..o_K)$; its log-ratio on $D$ against $D'$ is the cap's log-ratio at
+    $H$ plus the quantiles' log-ratio given $H$, so its supremum is
+    $\max_H [\log P_D(H)/P_{D'}(H) + \sum_k \sup_{o} \log p_D(o_k \mid H)/p_{D'}(o_k \mid H)]$,
+    computed exactly (see :func:`max_log_ratio`) for every neighbour (one point replaced by any
+    ``domain`` value), both directions.  ``compose`` as in :func:`capped_private_quantiles`.
+    """
+    x = np.asarray(data, dtype=float)
+    H = np.asarray(caps, dtype=float)
+    levels = np.arange(1, n_quantiles + 1) / (n_quantiles + 1)
+    eps_cap, eps_each = ((cap_share * epsilon, (1.0 - cap_share) * epsilon / n_quantiles) if compose
+                         else (epsilon, epsilon))
+    target = x.size / (2.0 * (n_quantiles + 1))
+    worst = -np.inf
+    for pos in np.unique(x, return_index=True)[1]:
+        for val in np.asarray(domain, dtype=float):
+            if val == x[pos]:
+                continue
+            nb = x.copy()
+            nb[pos] = val
+            for d1, d2 in ((x, nb), (nb, x)):
+                lr_cap = (cap_log_probabilities(d1, H, target, eps_cap, noise_factor)
+                          - cap_log_probabilities(d2, H, target, eps_cap, noise_factor))
+                for j, h in enumerate(H):
+                    loss = lr_cap[j] + sum(max_log_ratio(d1, d2, q, eps_each, 0.0, h, noise_factor) for q in levels)
+                    worst = max(worst, float(loss))
+    return float(worst)
+
+
+# --------------------------------------------------------------------------- repeated auctions
+def posted_price_utility(data: Sequence[float], q: float, epsilon: float, lower: float, upper: float,
+                         values: Sequence[float], noise_factor: float = 0.5) -> np.ndarray:
+    r"""Expected utility $\mathbb E[(v - P)^+]$ of a future bidder with value $v$ facing the price $P$
+    released as the private $q$-quantile of past bids ``data`` (single bidder, one quantile: the
+    Myerson auction of the released point mass is a posted price at it).
+
+    Exact: the price has the step density of :func:`quantile_output_density`, and on a cell
+    $[a, b]$ with $a < v$, $\int_a^{\min(b, v)} (v - o)\,do = ((v - a)^2 - (v - \min(b, v))^2)/2$.
+
+    Returns:
+        Shape ``(len(values),)``.
+    """
+    edges, logd = quantile_output_density(data, q, epsilon, lower, upper, noise_factor)
+    v = np.asarray(values, dtype=float)[:, None]
+    a, b = edges[None, :-1], edges[None, 1:]
+    top = np.minimum(b, v)
+    part = np.where(a < v, ((v - a) ** 2 - (v - top) ** 2) / 2.0, 0.0)
+    return np.sum(np.where(np.isfinite(logd), np.exp(logd), 0.0)[None, :] * part, axis=1)
+
+
+def repeated_auction_audit(data: Sequence[float], domain: Sequence[float], q: float, epsilon: float,
+                           lower: float, upper: float, values: Sequence[float],
+                           noise_factor: float = 0.5) -> float:
+    r"""Largest $\log \mathbb E_{D'}[u_v] / \mathbb E_D[u_v]$ over replace-one neighbours $D'$ of the
+    past bids ``data`` and future values ``values``: how much a bidder can raise (or lower) its
+    expected utility in a later round by changing one past bid.  Pure $\varepsilon$-DP of the
+    price release bounds it by $\varepsilon$, so a non-myopic bidder gains at most a factor
+    $e^\varepsilon$ of its future utility from a past misreport.
+    """
+    x = np.asarray(data, dtype=float)
+    base = posted_price_utility(x, q, epsilon, lower, upper, values, noise_factor)
+    worst = -np.inf
+    for pos in np.unique(x, return_index=True)[1]:
+        for val in np.asarray(domain, dtype=float):
+            if val == x[pos]:
+                continue
+            nb = x.copy()
+            nb[pos] = val
+            other = posted_price_utility(nb, q, epsilon, lower, upper, values, noise_factor)
+            live = (base > 0) & (other > 0)
+            worst = max(worst, float(np.max(np.abs(np.log(other[live]) - np.log(base[live])))))
+    return worst

@@ -144,3 +144,162 @@ def seller_utility(allocate: Callable[[np.ndarray], frozenset], bids: np.ndarray
         return 0.0
     pay = float(bids[i]) if payment_rule == "pay_as_bid" else threshold_payment(allocate, bids, i, high)
     return pay - cost
+
+
+def auctioneer_surplus(f: SetFunction, allocate: Callable[[np.ndarray], frozenset], bids: np.ndarray,
+                       high: float) -> float:
+    """Surplus $f(S) - \\sum_{i \\in S} p_i$ of the auctioneer under threshold payments $p_i$.
+
+    Args:
+        f: the auctioneer's value; allocate: the allocation rule on bids (monotone in each bid);
+        bids: shape ``(n,)``; high: a bid above every threshold (bisection range).
+
+    Non-negative surplus (NAS) holds for distorted greedy: a seller bidding above its cost can
+    only be selected at a later step, against a larger set, with a distortion at most 1, so its
+    threshold is at most its marginal value when selected, and the marginal values sum to
+    $f(S)$ (our derivation of the property the paper states for its mechanisms).
+    """
+    S = allocate(np.asarray(bids, dtype=float))
+    return f(S) - sum(threshold_payment(allocate, np.asarray(bids, dtype=float), i, high) for i in S)
+
+
+def bicriteria_alpha(beta: float) -> float:
+    r"""The welfare factor $\alpha(\beta) = 1 - e^{-\beta}$ of the bi-criteria family
+    $f(S) - c(S) \ge \alpha(\beta) f(O) - \beta\, c(O)$, $0 < \beta \le 1$ (our reading of the
+    paper's "continuum of bi-criteria approximation guarantees" of distorted greedy).
+
+    Distorted greedy's potential $\Phi_t = (1 - 1/k)^{k-t} f(S_t) - c(S_t)$ never decreases, and
+    over its last $m$ steps it gains at least $(1 - (1 - 1/k)^m) f(O) - (m/k) c(O)$; at
+    $\beta = m / k$ that is at least $1 - e^{-\beta}$, and the guarantee is linear in
+    $(\alpha, \beta)$, so chords between these points cover the curve.
+
+    Any ``beta >= 0`` is accepted (controls use ``beta > 1``, where no such guarantee holds:
+    with zero costs it would beat the $1 - 1/e$ limit of greedy).
+
+    Raises:
+        ValueError: for negative ``beta``.
+    """
+    if beta < 0:
+        raise ValueError("beta must be non-negative")
+    return float(-np.expm1(-beta))
+
+
+def greedy_tight_coverage() -> tuple[SetFunction, np.ndarray, int]:
+    """A coverage instance where greedy reaches 3/4 of the optimum with ``k = 2`` and zero costs.
+
+    Items 0..3 of weight 1 and item 4 of weight 0.01; sellers ``{0, 1}``, ``{2, 3}`` (the
+    optimum, value 4) and ``{0, 2, 4}`` (value 2.01, picked first); greedy ends at 3.01.
+
+    Returns:
+        ``(f, costs, k)`` with ``costs = 0``.
+    """
+    f = weighted_coverage([[0, 1], [2, 3], [0, 2, 4]], [1.0, 1.0, 1.0, 1.0, 0.01])
+    return f, np.zeros(3), 2
+
+
+def descending_auction(f: SetFunction, costs: Sequence[float], rng: np.random.Generator, factor: float = 0.5,
+                       start: float | None = None, max_moves: int = 100_000,
+                       schedule: str = "random") -> tuple[frozenset, dict[int, float]]:
+    r"""Descending clock auction built on the threshold rule "buy $e$ once its price is at most
+    ``factor`` $\times\, f(e \mid S)$", under a random (adversary-like) price schedule.
+
+    Every seller's price starts at ``start`` (default: above every singleton value) and only
+    decreases.  At each move the schedule picks an active seller at random and lowers its price
+    continuously by a random amount (all the way down with probability 1/2); on the way the seller
+    is bought at the price ``factor * f(e | S)`` (``S`` the sellers bought so far) if that is at
+    least its cost, or quits when the price would fall below its cost (staying in while the
+    price covers the cost is the sellers' dominant strategy).  With ``factor = 1/2`` the rule is
+    a $(1/2, 1)$ bi-criteria algorithm in any arrival order: $c(S) \le f(S)/2$, and a seller
+    $o$ that quits has $f(o \mid S) < 2 c_o$, so $f(O) \le f(S) + 2 c(O)$ (our reconstruction of
+    the paper's descending-auction conversion).
+
+    ``schedule="adversarial"`` replaces the random schedule by a greedy adversary: it lowers, all
+    the way, the price of the least efficient seller that would be bought (largest
+    $c_e / f(e \mid S)$), and only when no active seller would be bought lets the others quit.
+
+    Returns:
+        ``(S, payments)``: the sellers bought and the price each was paid.
+
+    Raises:
+        ValueError: for negative costs, ``factor <= 0`` or an unknown schedule; RuntimeError if
+            the auction has not ended after ``max_moves`` moves.
+    """
+    c = np.asarray(costs, dtype=float)
+    if np.any(c < 0) or not factor > 0 or schedule not in ("random", "adversarial"):
+        raise ValueError("need non-negative costs, factor > 0 and a random or adversarial schedule")
+    n = c.size
+    top = start if start is not None else 2.0 * max(f(frozenset({i})) for i in range(n)) + 1.0
+    price = np.full(n, float(top))
+    active = set(range(n))
+    S: frozenset = frozenset()
+    paid: dict[int, float] = {}
+    for _ in range(max_moves):
+        if not active:
+            return S, paid
+        if schedule == "adversarial":
+            fS = f(S)
+            gain = {i: f(S | {i}) - fS for i in sorted(active)}
+            buyable = [i for i in gain if factor * gain[i] >= c[i] and gain[i] > 0]
+            e = max(buyable, key=lambda i: c[i] / gain[i]) if buyable else min(active)
+        else:
+            e = int(rng.choice(sorted(active)))
+        buy_at = factor * (f(S | {e}) - f(S))
+        floor = max(buy_at, c[e])  # the price stops at the first event: a purchase or the exit
+        full = schedule == "adversarial" or rng.random() < 0.5
+        target = floor if full else price[e] - rng.random() * (price[e] - floor)
+        price[e] = target
+        if target <= floor:
+            active.discard(e)
+            if buy_at >= c[e] and buy_at > 0:  # a seller adding nothing is never bought
+                S = S | {e}
+                paid[e] = float(buy_at)
+    raise RuntimeError("the descending auction did not end")
+
+
+def online_posted_prices(f: SetFunction, bids: Sequence[float], order: Sequence[int],
+                         factor: float = 0.5) -> tuple[frozenset, dict[int, float]]:
+    r"""Online procurement with posted prices: sellers arrive in ``order`` and seller $e$ is offered
+    the price ``factor`` $\times f(e \mid S)$ ($S$ the sellers bought before it), accepted
+    (irrevocably) iff its bid is at most the price.
+
+    The price does not depend on the seller's own bid, so bidding the cost is dominant and a
+    seller is never paid below its bid (IC, IR); the auctioneer pays ``factor`` times the value
+    it gains, so its surplus is $(1 - \text{factor}) f(S) \ge 0$ (NAS) for ``factor <= 1``; with
+    ``factor = 1/2`` the rule is the $(1/2, 1)$ online algorithm (see :func:`descending_auction`).
+
+    Returns:
+        ``(S, payments)``.
+
+    Raises:
+        ValueError: if ``order`` is not a permutation of the sellers or ``factor <= 0``.
+    """
+    b = np.asarray(bids, dtype=float)
+    if sorted(int(i) for i in order) != list(range(b.size)) or not factor > 0:
+        raise ValueError("order must be a permutation of the sellers and factor > 0")
+    S: frozenset = frozenset()
+    paid: dict[int, float] = {}
+    for e in order:
+        price = factor * (f(S | {int(e)}) - f(S))
+        if price > 0 and b[e] <= price:
+            S = S | {int(e)}
+            paid[int(e)] = float(price)
+    return S, paid
+
+
+def least_efficient_first(f: SetFunction, costs: Sequence[float], factor: float = 0.5) -> list[int]:
+    """An adversarial arrival order: repeatedly the seller that would be bought with the largest
+    cost-to-marginal-value ratio comes next (sellers that would not be bought come last)."""
+    c = np.asarray(costs, dtype=float)
+    left, order, S = set(range(c.size)), [], frozenset()
+    while left:
+        fS = f(S)
+        gain = {i: f(S | {i}) - fS for i in sorted(left)}
+        buyable = [i for i in gain if gain[i] > 0 and c[i] <= factor * gain[i]]
+        if not buyable:
+            order += sorted(left)
+            break
+        e = max(buyable, key=lambda i: c[i] / gain[i])
+        order.append(e)
+        left.discard(e)
+        S = S | {e}
+    return order

@@ -37,3 +37,22 @@ __all__ += [
     "DataGame", "NonExistence", "best_response", "certify_no_pure_equilibrium", "continuous_regret",
     "duopoly_payoffs", "grid_equilibria", "phase_diagram", "refine_equilibrium", "regime",
 ]
+
+from .hetero_data import (  # noqa: E402
+    RegimeCertificate,
+    certify_regime,
+    monopoly_optimum,
+    refine_profile,
+    regret_bounds,
+    service_radius,
+    sup_outside,
+    zero_temperature_monopoly,
+    zero_temperature_regime,
+    zero_temperature_splits,
+)
+
+__all__ += [
+    "RegimeCertificate", "certify_regime", "monopoly_optimum", "refine_profile", "regret_bounds",
+    "service_radius", "sup_outside", "zero_temperature_monopoly", "zero_temperature_regime",
+    "zero_temperature_splits",
+]

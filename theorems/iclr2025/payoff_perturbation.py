@@ -9,7 +9,8 @@ abstract and the paper's summaries state last-iterate gap rates $\tilde O(1/T)$ 
 feedback and $\tilde O(T^{-1/7})$ with noisy feedback in monotone games.  The theorems' exact
 parameter conditions could not be read, so the step sizes and anchor intervals are the official
 code's (full feedback) or a schedule derived here (noisy feedback): all claims are marked
-reconstructed.  The comparison with APMD's *bounds* (a statement about proofs) is not checked.
+reconstructed.  The comparison with the earlier payoff-perturbed methods' *bounds* is listed as
+not checked.
 """
 
 from __future__ import annotations
@@ -34,6 +35,13 @@ PAPER = Paper(
     arxiv="2410.02388",
     identifier="OpenReview Jrt9iWalFy",
     url="https://openreview.net/forum?id=Jrt9iWalFy",
+    not_checked=(
+        (r"GABP's last-iterate guarantees are faster than those of existing payoff-perturbed algorithms "
+         r"(e.g. APMD) in both the full and the noisy feedback settings",
+         "a comparison of proven upper bounds, i.e. of what the proofs guarantee for every monotone game; "
+         "rates measured on instances cannot rank guarantees (where another method is faster on an "
+         "instance it is reported, not claimed)"),
+    ),
 )
 
 UPDATE = (r"$\pi_i^{t+1} = \Pi_{\mathcal X_i}\big(\pi_i^t + \eta[\hat g_i^t - \mu(\pi_i^t - \sigma_i^k)]\big)$, "
