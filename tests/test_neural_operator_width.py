@@ -3,7 +3,8 @@
 References: central finite differences of the output and of the loss; the second directional
 derivative of the output; Lanczos (scipy eigsh) on exact Hessian-vector products against the
 2x2-block closed form; numpy.gradient of the spectral antiderivative; the orthonormality of the
-real Fourier basis.
+real Fourier basis; the full model for the lifted form (outputs, Hessian norms, GD path) and
+the Gram matrix of a finite-difference Jacobian for the tangent kernel; the law of Theta_j P.
 """
 
 import numpy as np
@@ -16,12 +17,20 @@ from simulations.nets.operators import (
     gaussian_random_fields,
     gradient_descent,
     init_fno,
+    lift,
+    lifted_forward,
+    lifted_gradient_descent,
+    lifted_hessian_norms,
     loss,
     loss_gradient,
     loss_smoothness,
     output_hessian_norm,
     output_hessian_norm_closed_form,
     output_hvp,
+    output_scale,
+    relative_kernel_change,
+    sample_lifted_fno,
+    tangent_kernel,
 )
 
 
@@ -95,3 +104,43 @@ def test_bad_input_raises(rng):
         init_fno(4, 8, 2, rng, parametrization="mup")
     with pytest.raises(ValueError):
         fourier_projections(8, 5)
+
+
+def test_lifted_form_matches_the_full_model(rng):
+    net = init_fno(5, 12, 3, rng)
+    lf = lift(net)
+    U = gaussian_random_fields(rng, 3, 12)
+    Y = antiderivative(U)
+    np.testing.assert_allclose(lifted_forward(lf, U), fno_forward(net, U), rtol=1e-13, atol=1e-15)
+    xs = np.array([0, 4, 11])
+    ref = [output_hessian_norm(net, u, x, rng) for u, x in zip(U, xs, strict=True)]
+    np.testing.assert_allclose(lifted_hessian_norms(lf, U, xs), ref, rtol=1e-8)
+    full, _ = gradient_descent(net, U, Y, 0.7, 15)
+    final, lifted = lifted_gradient_descent(lf, U, Y, 0.7, 15)
+    np.testing.assert_allclose(lifted, full, rtol=1e-12, atol=1e-15)
+    assert relative_kernel_change(lf, lf, U) == 0.0
+    assert relative_kernel_change(lf, final, U) > 0
+
+
+def test_tangent_kernel_is_the_jacobian_gram_matrix(rng):
+    net = init_fno(4, 8, 2, rng, parametrization="mean_field")
+    U = gaussian_random_fields(rng, 2, 8)
+    w, h = net.flat(), 1e-6
+    J = np.array([((fno_forward(net.with_flat(w + h * e), U) - fno_forward(net.with_flat(w - h * e), U))
+                   / (2 * h)).ravel() for e in np.eye(w.size)]).T
+    K = tangent_kernel(lift(net), U)
+    np.testing.assert_allclose(K, J @ J.T, rtol=1e-7, atol=1e-9 * np.abs(K).max())
+
+
+def test_sampled_lifted_weights_have_the_law_of_theta_p():
+    # V_j = Theta_j P given P is N(0, ||P||^2 I): V / ||P|| is standard normal
+    vals = np.concatenate([(lf.V / np.sqrt(lf.pnorm2)).ravel() for lf in
+                           (sample_lifted_fno(64, 8, 2, np.random.default_rng(i)) for i in range(40))])
+    assert abs(vals.mean()) < 0.02 and abs(vals.var() - 1) < 0.03
+    lf = sample_lifted_fno(9, 8, 2, np.random.default_rng(0), parametrization="mean_field")
+    assert lf.V.shape == (4, 9) and lf.out_scale == pytest.approx(1 / 9)
+    assert output_scale(16, "ntk") == 0.25 and output_scale(16, "standard") == 1.0
+    with pytest.raises(ValueError):
+        output_scale(4, "muP")
+    with pytest.raises(ValueError):
+        lifted_gradient_descent(lf, np.zeros((1, 8)), np.zeros((1, 8)), 0.0, 3)

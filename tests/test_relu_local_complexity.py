@@ -2,7 +2,8 @@
 
 References: c_2 = 2/pi and c_3 = 1/2 (Crofton constants); brute-force sign changes of all
 preactivations on a fine grid; central finite differences; the fundamental theorem of calculus
-along a segment; the closed-form derivative of a one-neuron softplus network.
+along a segment; the closed-form derivative of a one-neuron softplus network; the first Adam step
+(-step_size * g / |g| entrywise); phi(b / ||Q^T w||) by hand for a network seen on a subspace.
 """
 
 import math
@@ -23,7 +24,11 @@ from simulations.nets.relu import (
     output_gradient,
     preactivation_gradients,
     random_segments,
+    regression_task,
+    restrict_to_subspace,
     smooth_total_variation,
+    squared_loss_gradients,
+    train_adam,
     walk_segment,
 )
 
@@ -125,3 +130,69 @@ def test_segments_and_errors(rng):
         init_relu_net((4, 1), rng)
     with pytest.raises(ValueError):
         coarea_local_complexity(net, S, 0.0)
+
+
+def test_loss_gradients_by_finite_differences(rng):
+    net = init_relu_net((3, 5, 4, 1), rng)
+    X, y = rng.standard_normal((7, 3)), rng.standard_normal(7)
+    loss, gW, gb = squared_loss_gradients(net, X, y)
+    f, _ = forward(net, X)
+    assert loss == pytest.approx(0.5 * np.mean((f[:, 0] - y) ** 2), rel=1e-14)
+    h = 1e-6
+    for params, grads in ((net.weights, gW), (net.biases, gb)):
+        for P, G in zip(params, grads, strict=True):
+            for idx in [tuple(rng.integers(s) for s in P.shape) for _ in range(4)]:
+                old = P[idx]
+                P[idx] = old + h
+                lp = squared_loss_gradients(net, X, y)[0]
+                P[idx] = old - h
+                lm = squared_loss_gradients(net, X, y)[0]
+                P[idx] = old
+                assert G[idx] == pytest.approx((lp - lm) / (2 * h), rel=1e-5, abs=1e-8)
+
+
+def test_first_adam_step_is_a_sign_step(rng):
+    net = init_relu_net((3, 4, 1), rng)
+    X, y = rng.standard_normal((6, 3)), rng.standard_normal(6)
+    _, gW, gb = squared_loss_gradients(net, X, y)
+    lr, wd = 0.01, 0.1
+    new, losses = train_adam(net, X, y, 1, lr, wd)
+    # after one step the bias-corrected moments are g and g^2: the update is -lr g / (|g| + eps)
+    for W, W1, g in zip(net.weights, new.weights, gW, strict=True):
+        g = g + wd * W
+        np.testing.assert_allclose(W1, W - lr * g / (np.abs(g) + 1e-8), rtol=1e-12, atol=1e-15)
+    for b, b1, g in zip(net.biases, new.biases, gb, strict=True):
+        np.testing.assert_allclose(b1, b - lr * g / (np.abs(g) + 1e-8), rtol=1e-12, atol=1e-15)
+    assert losses.shape == (1,)
+    _, longer = train_adam(net, X, y, 300, 0.01)
+    assert longer[-1] < 0.1 * longer[0]
+
+
+def test_restriction_to_a_subspace(rng):
+    net = init_relu_net((5, 6, 3, 1), rng)
+    Q = np.linalg.qr(rng.standard_normal((5, 2)))[0]
+    sub = restrict_to_subspace(net, Q)
+    Y = rng.standard_normal((8, 2))
+    np.testing.assert_allclose(forward(sub, Y)[0], forward(net, Y @ Q.T)[0], rtol=1e-12)
+    phi = lambda s: np.exp(-s * s / 2) / math.sqrt(2 * math.pi)  # noqa: E731
+    W, b = net.weights[0], net.biases[0]
+    by_hand = sum(phi(b[i] / np.linalg.norm(Q.T @ W[i])) for i in range(6))
+    assert first_layer_gaussian_lc(sub) == pytest.approx(by_hand, rel=1e-12)
+    assert first_layer_gaussian_lc(sub) < first_layer_gaussian_lc(net)
+    with pytest.raises(ValueError):
+        restrict_to_subspace(net, 2 * Q)
+    with pytest.raises(ValueError):
+        restrict_to_subspace(net, np.eye(4)[:, :2])
+
+
+def test_regression_task_kinds():
+    X1, y1 = regression_task(np.random.default_rng(3), 50, 4, "single_index")
+    X2, y2 = regression_task(np.random.default_rng(3), 50, 4, "random_labels")
+    np.testing.assert_array_equal(X1, X2)
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((50, 4))
+    u = rng.standard_normal(4)
+    np.testing.assert_allclose(y1, np.sin(2 * X @ (u / np.linalg.norm(u))), rtol=1e-14)
+    assert abs(np.corrcoef(y2, X @ u)[0, 1]) < 0.5
+    with pytest.raises(ValueError):
+        regression_task(rng, 5, 2, "xor")

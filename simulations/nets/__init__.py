@@ -19,7 +19,11 @@ from .relu import (
     output_gradient,
     preactivation_gradients,
     random_segments,
+    regression_task,
+    restrict_to_subspace,
     smooth_total_variation,
+    squared_loss_gradients,
+    train_adam,
     walk_segment,
 )
 
@@ -27,7 +31,8 @@ __all__ = [
     "ReLUNet", "SegmentWalk", "coarea_local_complexity", "crofton_constant", "crofton_counts",
     "directional_slopes", "first_layer_gaussian_lc", "forward", "gradient_jump_bound",
     "init_relu_net", "mean_and_standard_error", "output_gradient", "preactivation_gradients",
-    "random_segments", "smooth_total_variation", "walk_segment",
+    "random_segments", "regression_task", "restrict_to_subspace", "smooth_total_variation",
+    "squared_loss_gradients", "train_adam", "walk_segment",
 ]
 
 # Bregman proximity operators and Bregman neural-operator layers (Mezidi et al., ICML 2025).
@@ -48,15 +53,26 @@ __all__ += [
 # A one-layer Fourier neural operator with exact gradients (Cisneros-Velarde et al., ICML 2025).
 from .operators import (  # noqa: E402
     FNO1,
+    LiftedFNO,
     fno_forward,
     init_fno,
+    lift,
+    lifted_forward,
+    lifted_gradient_descent,
+    lifted_hessian_norms,
     loss_gradient,
     output_hessian_norm,
     output_hessian_norm_closed_form,
     output_hvp,
+    output_scale,
+    relative_kernel_change,
+    sample_lifted_fno,
+    tangent_kernel,
 )
 
 __all__ += [
-    "FNO1", "fno_forward", "init_fno", "loss_gradient", "output_hessian_norm",
-    "output_hessian_norm_closed_form", "output_hvp",
+    "FNO1", "LiftedFNO", "fno_forward", "init_fno", "lift", "lifted_forward",
+    "lifted_gradient_descent", "lifted_hessian_norms", "loss_gradient", "output_hessian_norm",
+    "output_hessian_norm_closed_form", "output_hvp", "output_scale", "relative_kernel_change",
+    "sample_lifted_fno", "tangent_kernel",
 ]

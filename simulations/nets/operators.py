@@ -44,7 +44,7 @@ class FNO1:
         Q: output weights ``(m,)``.
         P: fixed lifting ``(m,)``.
         phis: ``(J, n, n)`` Fourier projections.
-        out_scale: ``1/sqrt(m)`` (NTK) or ``1.0`` (standard parametrisation).
+        out_scale: ``1/sqrt(m)`` (NTK), ``1.0`` (standard) or ``1/m`` (mean field).
     """
 
     theta: np.ndarray
@@ -68,15 +68,23 @@ class FNO1:
 def init_fno(width: int, n: int, modes: int, rng: np.random.Generator, *,
              parametrization: str = "ntk") -> FNO1:
     """Random FNO: ``theta, P ~ N(0, 1)``, ``Q`` Rademacher (+-1); ``parametrization`` is
-    ``"ntk"`` (output scaled by ``1/sqrt(m)``) or ``"standard"`` (no output scaling)."""
-    if parametrization not in ("ntk", "standard"):
-        raise ValueError(f"parametrization must be 'ntk' or 'standard', not {parametrization!r}")
+    ``"ntk"`` (output scaled by ``1/sqrt(m)``), ``"standard"`` (no output scaling) or
+    ``"mean_field"`` (output scaled by ``1/m``; Mei, Montanari & Nguyen 2018, Chizat & Bach 2019)."""
+    scale = output_scale(width, parametrization)
     phis = fourier_projections(n, modes)
     J = phis.shape[0]
     theta = rng.standard_normal((J + 1, width, width))
     Q = rng.choice([-1.0, 1.0], size=width)
     P = rng.standard_normal(width)
-    return FNO1(theta, Q, P, phis, 1 / math.sqrt(width) if parametrization == "ntk" else 1.0)
+    return FNO1(theta, Q, P, phis, scale)
+
+
+def output_scale(width: int, parametrization: str) -> float:
+    """``1/sqrt(m)`` (``"ntk"``), ``1`` (``"standard"``) or ``1/m`` (``"mean_field"``)."""
+    scales = {"ntk": 1 / math.sqrt(width), "standard": 1.0, "mean_field": 1 / width}
+    if parametrization not in scales:
+        raise ValueError(f"parametrization must be one of {sorted(scales)}, not {parametrization!r}")
+    return scales[parametrization]
 
 
 def _features(net: FNO1, U) -> np.ndarray:
@@ -220,3 +228,131 @@ def gradient_descent(net: FNO1, U, Y, step: float, steps: int) -> tuple[np.ndarr
         w = w - step * g
     losses.append(loss(net.with_flat(w), U, Y))
     return np.array(losses), np.array(grads)
+
+
+# --------------------------------------------------------------------------- lifted form
+@dataclass
+class LiftedFNO:
+    """The one-layer FNO through its lifted weights ``V_j = Theta_j P`` (shape ``(J + 1, m)``).
+
+    The output depends on ``Theta`` only through ``V`` (``z_c = sum_j V_{jc} (Phi_j u)(x) /
+    sqrt(m)``), and every gradient of the loss in ``Theta_j`` is ``s_j P^T`` for a vector ``s_j``,
+    so gradient descent on ``Theta`` moves ``V_j`` by ``-eta ||P||^2 s_j``: the pair ``(V, Q)``
+    with ``||P||^2`` reproduces the full model and its GD path exactly, at cost ``O(m)`` instead
+    of ``O(m^2)`` per input.
+
+    Attributes:
+        V: ``(J + 1, m)``; Q: ``(m,)``; pnorm2: ``||P||^2``; phis: ``(J, n, n)``;
+        out_scale: ``1/sqrt(m)`` (NTK), ``1`` (standard) or ``1/m`` (mean field).
+    """
+
+    V: np.ndarray
+    Q: np.ndarray
+    pnorm2: float
+    phis: np.ndarray
+    out_scale: float
+
+    @property
+    def width(self) -> int:
+        return self.Q.size
+
+
+def lift(net: FNO1) -> LiftedFNO:
+    """The lifted form of a full :class:`FNO1` (``V = Theta P``)."""
+    return LiftedFNO(net.theta @ net.P, net.Q.copy(), float(net.P @ net.P), net.phis, net.out_scale)
+
+
+def sample_lifted_fno(width: int, n: int, modes: int, rng: np.random.Generator, *,
+                      parametrization: str = "ntk") -> LiftedFNO:
+    """A random FNO of :func:`init_fno`'s distribution, drawn in lifted form.
+
+    With ``Theta_j`` of i.i.d. ``N(0, 1)`` entries independent of ``P``, ``Theta_j P`` given ``P``
+    is ``N(0, ||P||^2 I_m)``, independently over ``j``: ``V`` is drawn that way (exactly the law
+    of ``lift(init_fno(...))``) without forming the ``m x m`` matrices.
+    """
+    if width < 1:
+        raise ValueError(f"width must be >= 1, got {width}")
+    scale = output_scale(width, parametrization)
+    phis = fourier_projections(n, modes)
+    P = rng.standard_normal(width)
+    pnorm2 = float(P @ P)
+    V = rng.standard_normal((phis.shape[0] + 1, width)) * math.sqrt(pnorm2)
+    Q = rng.choice([-1.0, 1.0], size=width)
+    return LiftedFNO(V, Q, pnorm2, phis, scale)
+
+
+def _lifted_pre(lf: LiftedFNO, U) -> tuple[np.ndarray, np.ndarray]:
+    U = np.atleast_2d(np.asarray(U, dtype=float))
+    F = np.concatenate([U[:, None, :], np.einsum("jxy,iy->ijx", lf.phis, U)], axis=1)
+    return np.einsum("jc,ijx->icx", lf.V, F) / math.sqrt(lf.width), F
+
+
+def lifted_forward(lf: LiftedFNO, U) -> np.ndarray:
+    """``G(u_i)(x)``, shape ``(N, n)`` (equal to :func:`fno_forward` of the full model)."""
+    z, _ = _lifted_pre(lf, U)
+    return lf.out_scale * np.einsum("c,icx->ix", lf.Q, np.tanh(z))
+
+
+def lifted_hessian_norms(lf: LiftedFNO, U, xs) -> np.ndarray:
+    """``||d^2 G(u_i)(x_i) / d theta^2||_2`` for each pair ``(U[i], xs[i])``, from the block form of
+    :func:`output_hessian_norm_closed_form` with ``|g| = |f| ||P||``."""
+    z, F = _lifted_pre(lf, U)
+    m = lf.width
+    idx = np.arange(len(xs))
+    zc = z[idx, :, xs]  # (N, m)
+    f2 = np.sum(F[idx, :, xs] ** 2, axis=1)  # |f|^2 per pair
+    t = np.tanh(zc)
+    a = lf.out_scale * lf.Q * (-2 * t * (1 - t**2)) * (f2 * lf.pnorm2)[:, None] / m
+    b = lf.out_scale * (1 - t**2) * np.sqrt(f2 * lf.pnorm2)[:, None] / math.sqrt(m)
+    return np.max(np.abs(a) / 2 + np.sqrt(a**2 / 4 + b**2), axis=1)
+
+
+def tangent_kernel(lf: LiftedFNO, U) -> np.ndarray:
+    """The neural tangent kernel ``K[(i,x),(i',x')] = <d G(u_i)(x) / d theta, d G(u_i')(x') / d theta>``
+    over all parameters ``(Theta, Q)``, shape ``(N n, N n)``:
+
+        ``K = s^2 [ (||P||^2 / m) (F F^T) * (T' diag(Q^2) T'^T) + T T^T ]``
+
+    with ``T[(i,x), c] = tanh(z_icx)``, ``T' = tanh'``, ``(F F^T)[(i,x),(i',x')] = sum_j
+    F_ijx F_i'jx'`` and ``*`` the entrywise product.
+    """
+    z, F = _lifted_pre(lf, U)
+    N, m, n = z.shape
+    T = np.tanh(z).transpose(0, 2, 1).reshape(N * n, m)
+    Tp = 1 - T**2
+    Ff = F.transpose(0, 2, 1).reshape(N * n, -1)
+    theta_part = (lf.pnorm2 / m) * (Ff @ Ff.T) * ((Tp * lf.Q**2) @ Tp.T)
+    return lf.out_scale**2 * (theta_part + T @ T.T)
+
+
+def lifted_gradient_descent(lf: LiftedFNO, U, Y, step: float, steps: int) -> tuple[LiftedFNO, np.ndarray]:
+    """Full-batch GD on :func:`loss` in lifted form (the same path as :func:`gradient_descent` on
+    the full model); returns the final model and the losses ``L_0..L_T``."""
+    if steps < 0 or step <= 0:
+        raise ValueError("need steps >= 0 and step > 0")
+    V, Q = lf.V.copy(), lf.Q.copy()
+    Y = np.asarray(Y, dtype=float)
+    _, F = _lifted_pre(lf, U)
+    m, s = lf.width, lf.out_scale
+    losses = []
+    N, Jp, n = F.shape
+    Fm = F.transpose(1, 0, 2).reshape(Jp, N * n)  # (J+1, N n)
+    for _ in range(steps + 1):
+        t = np.tanh(V.T @ Fm / math.sqrt(m))  # (m, N n)
+        R = s * (Q @ t) - Y.ravel()
+        losses.append(float(0.5 * np.mean(R**2)))
+        if len(losses) > steps:
+            break
+        R /= Y.size
+        gQ = s * (t @ R)
+        S = (s * Q)[:, None] * (1 - t**2) * R[None, :]  # (m, N n)
+        sv = (Fm @ S.T) / math.sqrt(m)  # (J+1, m): the gradient in Theta_j is sv_j P^T
+        V = V - step * lf.pnorm2 * sv
+        Q = Q - step * gQ
+    return LiftedFNO(V, Q, lf.pnorm2, lf.phis, lf.out_scale), np.array(losses)
+
+
+def relative_kernel_change(before: LiftedFNO, after: LiftedFNO, U) -> float:
+    """``||K_after - K_before||_F / ||K_before||_F`` for the tangent kernel on inputs ``U``."""
+    K0, K1 = tangent_kernel(before, U), tangent_kernel(after, U)
+    return float(np.linalg.norm(K1 - K0) / np.linalg.norm(K0))

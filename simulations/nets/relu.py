@@ -107,7 +107,11 @@ def preactivation_gradients(net: ReLUNet, X) -> tuple[list[np.ndarray], list[np.
     grads = [J]
     for layer in range(1, len(pre)):
         D = (pre[layer - 1] > 0).astype(float)
-        J = np.einsum("ij,njd->nid", net.weights[layer], D[:, :, None] * grads[-1])
+        masked = D[:, :, None] * grads[-1]  # (N, n_{l-1}, d)
+        # One matrix product W_l @ [masked as (n_{l-1}, N d)] instead of a batched einsum.
+        n_prev, d = masked.shape[1], masked.shape[2]
+        flat = masked.transpose(1, 0, 2).reshape(n_prev, N * d)
+        J = (net.weights[layer] @ flat).reshape(-1, N, d).transpose(1, 0, 2)
         grads.append(J)
     return pre, grads
 
@@ -247,3 +251,115 @@ def mean_and_standard_error(values) -> tuple[float, float]:
     if v.size < 2:
         raise ValueError("need at least two values for a standard error")
     return float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size))
+
+
+# --------------------------------------------------------------------------- low-dimensional data
+def restrict_to_subspace(net: ReLUNet, basis) -> ReLUNet:
+    """The network seen on the subspace spanned by the orthonormal columns of ``basis``.
+
+    ``x = basis @ y`` with ``y`` in ``R^k``: the returned network computes ``f(basis @ y)``
+    (first weight matrix ``W_1 basis``), so its local complexity under ``y ~ p`` is the boundary
+    density of ``f`` on data supported on that ``k``-dimensional subspace, with gradients taken
+    along the data.  The same network applied to full-dimensional data through the rank-``k``
+    first layer ``W_1 basis basis^T`` has the same local complexity (its preactivations depend
+    on ``x`` only through ``basis^T x``).
+
+    Args:
+        basis: ``(d, k)`` with orthonormal columns, ``1 <= k <= d``.
+
+    Raises:
+        ValueError: wrong row count or columns not orthonormal (tolerance 1e-8).
+    """
+    Q = np.asarray(basis, dtype=float)
+    if Q.ndim != 2 or Q.shape[0] != net.input_dim or not 1 <= Q.shape[1] <= Q.shape[0]:
+        raise ValueError(f"basis must have shape ({net.input_dim}, k) with 1 <= k <= "
+                         f"{net.input_dim}, got {Q.shape}")
+    if not np.allclose(Q.T @ Q, np.eye(Q.shape[1]), atol=1e-8):
+        raise ValueError("basis columns must be orthonormal")
+    return ReLUNet([net.weights[0] @ Q] + [W.copy() for W in net.weights[1:]],
+                   [b.copy() for b in net.biases], net.activation, net.sharpness)
+
+
+# --------------------------------------------------------------------------- training
+def squared_loss_gradients(net: ReLUNet, X, y) -> tuple[float, list[np.ndarray], list[np.ndarray]]:
+    """Loss ``(1 / 2N) sum_i (f(x_i) - y_i)^2`` and its exact gradients (backpropagation).
+
+    Args:
+        X: inputs ``(N, d)``; y: targets ``(N,)``.
+
+    Returns:
+        ``(loss, grad_weights, grad_biases)`` with the shapes of ``net.weights`` / ``net.biases``.
+        At a kink the ReLU derivative is taken as 0 (as in :func:`preactivation_gradients`).
+    """
+    if net.activation != "relu":
+        raise ValueError("squared_loss_gradients is written for ReLU networks")
+    X = np.atleast_2d(np.asarray(X, dtype=float))
+    y = np.asarray(y, dtype=float).ravel()
+    if y.size != X.shape[0]:
+        raise ValueError(f"{X.shape[0]} inputs but {y.size} targets")
+    acts, pres, a = [X], [], X
+    for W, b in zip(net.weights[:-1], net.biases[:-1], strict=True):
+        z = a @ W.T + b
+        pres.append(z)
+        a = np.maximum(z, 0.0)
+        acts.append(a)
+    residual = (a @ net.weights[-1].T + net.biases[-1])[:, 0] - y
+    delta = residual[:, None] / y.size
+    gW, gb = [None] * len(net.weights), [None] * len(net.weights)
+    for layer in range(len(net.weights) - 1, -1, -1):
+        gW[layer] = delta.T @ acts[layer]
+        gb[layer] = delta.sum(axis=0)
+        if layer:
+            delta = (delta @ net.weights[layer]) * (pres[layer - 1] > 0)
+    return float(0.5 * np.mean(residual**2)), gW, gb
+
+
+def train_adam(net: ReLUNet, X, y, steps: int, step_size: float = 3e-3, weight_decay: float = 0.0,
+               betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8) -> tuple[ReLUNet, np.ndarray]:
+    """Full-batch Adam (Kingma & Ba 2015) on :func:`squared_loss_gradients`, with weight decay
+    ``(lambda / 2) sum_l ||W_l||_F^2`` added to the loss on the weight matrices (not the biases).
+
+    Returns:
+        the trained network (a new object) and the data losses ``L_0..L_{steps-1}`` (before each
+        update, without the decay term).
+    """
+    if steps < 0 or step_size <= 0 or weight_decay < 0:
+        raise ValueError("need steps >= 0, step_size > 0 and weight_decay >= 0")
+    Ws = [W.copy() for W in net.weights]
+    bs = [b.copy() for b in net.biases]
+    params = Ws + bs
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    b1, b2 = betas
+    losses = []
+    for t in range(1, steps + 1):
+        loss, gW, gb = squared_loss_gradients(ReLUNet(Ws, bs), X, y)
+        losses.append(loss)
+        grads = [g + weight_decay * W for g, W in zip(gW, Ws, strict=True)] + gb
+        for p, g, mi, vi in zip(params, grads, m, v, strict=True):
+            mi *= b1
+            mi += (1 - b1) * g
+            vi *= b2
+            vi += (1 - b2) * g * g
+            p -= step_size * (mi / (1 - b1**t)) / (np.sqrt(vi / (1 - b2**t)) + eps)
+    return ReLUNet(Ws, bs), np.array(losses)
+
+
+def regression_task(rng: np.random.Generator, n: int, d: int, kind: str = "single_index",
+                    frequency: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs ``x ~ N(0, I_d)`` (``(n, d)``) and targets ``(n,)``.
+
+    ``kind="single_index"``: ``y = sin(frequency <u, x>)`` with ``u`` uniform on the sphere (a
+    target with one relevant direction: low-dimensional structure).  ``kind="random_labels"``:
+    ``y ~ N(0, 1)`` independent of ``x`` (no structure).  Both kinds draw ``X``, ``u`` and the
+    noise in the same order, so one generator gives the same inputs for either kind.
+    """
+    if kind not in ("single_index", "random_labels"):
+        raise ValueError(f"kind must be 'single_index' or 'random_labels', not {kind!r}")
+    if n < 1 or d < 1:
+        raise ValueError(f"need n, d >= 1, got {n}, {d}")
+    X = rng.standard_normal((n, d))
+    u = rng.standard_normal(d)
+    u /= np.linalg.norm(u)
+    noise = rng.standard_normal(n)
+    return X, (np.sin(frequency * X @ u) if kind == "single_index" else noise)

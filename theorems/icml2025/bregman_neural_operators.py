@@ -40,6 +40,12 @@ PAPER = Paper(
     arxiv=None,
     identifier="OpenReview lzzPAQ1TxA",
     url="https://openreview.net/forum?id=lzzPAQ1TxA",
+    not_checked=(
+        ("Bregman neural operators are universal approximators of continuous operators "
+         "(universal approximation result, as the reviews summarise it)",
+         "an existence statement over all continuous operators between function spaces: no "
+         "finite computation checks it"),
+    ),
 )
 
 EPS = np.finfo(float).eps

@@ -6,7 +6,9 @@ smoothness along gradient descent, which guarantees a decrease of the loss by GD
 networks get better constants (abstract).  The constants and the regime conditions could not be
 read; the checks below follow the framework the paper builds on (Liu, Zhu & Belkin, NeurIPS 2020;
 Banerjee et al., ICLR 2023) on the smallest FNO (one Fourier layer, channel width $m$, NTK
-parametrisation) and are marked reconstructed.
+parametrisation) and are marked reconstructed.  Random networks are drawn through their lifted
+weights $\Theta_jP$ (exactly the law of the full model; the full and lifted forms agree to
+rounding in the unit tests), which makes widths up to $2^{16}$ cheap.
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ from simulations.nets.operators import (
     gaussian_random_fields,
     gradient_descent,
     init_fno,
+    lifted_gradient_descent,
+    lifted_hessian_norms,
     loss_smoothness,
-    output_hessian_norm_closed_form,
+    relative_kernel_change,
+    sample_lifted_fno,
 )
 from workbench import Bound, Paper, Param, Rate, claim
 
@@ -32,15 +37,23 @@ PAPER = Paper(
     arxiv="2502.00705",
     identifier="PMLR 267:10994-11041",
     url="https://proceedings.mlr.press/v267/cisneros-velarde25a.html",
+    not_checked=(
+        (r"the DON and FNO losses satisfy $\alpha_t$-restricted strong convexity and "
+         r"$\beta$-smoothness along the GD path with high probability over the initialisation, "
+         r"for sufficiently wide networks, with explicit $\alpha_t$ and $\beta$",
+         "a high-probability statement above an unspecified width threshold, with constants in "
+         "the body of the paper that could not be read; its mechanism (output-Hessian decay, "
+         "kernel movement, sufficient decrease) is checked instead"),
+    ),
 )
 
 
 # --------------------------------------------------------------------------- claim 1
-def _hessian_norms(item):
-    """Output-Hessian spectral norms of one random FNO at the given (input, grid point) pairs."""
+def _mean_hessian_norm(item):
+    """Mean output-Hessian spectral norm of one random FNO over the (input, grid point) pairs."""
     width, n, modes, parametrization, U, xs, rng = item
-    net = init_fno(width, n, modes, rng, parametrization=parametrization)
-    return [output_hessian_norm_closed_form(net, u, int(x)) for u, x in zip(U, xs, strict=True)]
+    net = sample_lifted_fno(width, n, modes, rng, parametrization=parametrization)
+    return float(np.mean(lifted_hessian_norms(net, U, xs)))
 
 
 def _width_evidence(ctx, parametrization):
@@ -51,22 +64,23 @@ def _width_evidence(ctx, parametrization):
     xs = rng.integers(ctx["grid"], size=ctx["points"])
     items = [(w, ctx["grid"], ctx["modes"], parametrization, U, xs, ctx.generator("width", w, i))
              for w in widths for i in range(ctx["inits"])]
-    sizes, costs = [], []
-    for (width, *_), vals in zip(items, ctx.map(_hessian_norms, items), strict=True):
-        sizes += [width] * len(vals)
-        costs += vals
-    return Rate(sizes, costs, exponent=-0.5, relation="=", tolerance=0.05, max_halfwidth=0.1,
-                why="tolerance 0.05: the norm is the largest of m per-neuron 2x2 blocks, whose "
-                    "bounded factors tanh'(z_c), tanh''(z_c) approach their suprema as m grows; this "
-                    "sub-polynomial factor raises the fitted slope by about 0.03 over widths "
-                    "2^4..2^10 (measured with fixed inputs)",
-                size_name="width m", cost_name="||d^2 G(u)(x) / d theta^2||_2")
+    # One cost per initialisation (the pairs of one network share its weights, so they are not
+    # independent replicates): the residuals of the fit are independent.
+    costs = ctx.map(_mean_hessian_norm, items)
+    sizes = [item[0] for item in items]
+    return Rate(sizes, costs, exponent=-0.5, relation="=", tolerance=0.01, max_halfwidth=0.05,
+                why="tolerance 0.01: sqrt(m) ||H|| is a maximum over the m neurons of a bounded "
+                    "factor times ||P||^2/m -> 1; its log-mean (200 inits per width, same inputs) "
+                    "stays within 0.015 of its limit for m >= 2^6 and is flat from 2^10 to 2^16, so "
+                    "the slope over 2^8..2^14 is biased by at most 2 x 0.015 / ln(2^6) < 0.008",
+                size_name="width m", cost_name="mean over inputs of ||d^2 G(u)(x) / d theta^2||_2")
 
 
 WIDTH_PARAMS = {
-    "min_width_log2": Param(4, full=4, low=1, high=12, doc="smallest width 2^k"),
-    "max_width_log2": Param(9, full=10, low=4, high=14, doc="largest width 2^k (>= 1 decade above)"),
-    "inits": Param(6, full=8, low=1, high=100, doc="random initialisations per width"),
+    "min_width_log2": Param(8, full=8, low=6, high=12, doc="smallest width 2^k (the tolerance "
+                                                          "is justified from 2^6)"),
+    "max_width_log2": Param(14, full=16, low=10, high=18, doc="largest width 2^k (>= 1 decade above)"),
+    "inits": Param(12, full=24, low=2, high=1000, doc="random initialisations per width"),
     "points": Param(6, full=6, low=1, high=50, doc="(input function, grid point) pairs per init"),
     "grid": Param(16, full=32, low=8, high=1024, doc="grid points of the periodic domain"),
     "modes": Param(3, full=4, low=1, high=16, doc="Fourier modes of the spectral convolution"),
@@ -82,7 +96,9 @@ WIDTH_PARAMS = {
                  r"restricted-strong-convexity constants improve with width.",
        method="Spectral norm of the exact output Hessian (block structure, cross-checked against "
               "Lanczos on exact Hessian-vector products in the unit tests) at random GRF inputs, "
-              "widths $2^4..2^k$; the log-log slope with its 95\\% interval against $-1/2$.",
+              "averaged over the inputs of each random network (drawn through its lifted weights "
+              "$\\Theta_j P$, exactly in law), widths $2^8..2^k$; the log-log slope with its 95\\% "
+              "interval against $-1/2$.",
        params=WIDTH_PARAMS)
 def output_hessian_decays_with_width(ctx):
     """The mechanism behind "width helps" (our reading): the parameter-Hessian of the network
@@ -154,3 +170,70 @@ def gradient_descent_decreases_loss(ctx):
     "a step size above the stability threshold: eta = 3 / beta_0 (> 2 / beta)")
 def step_too_large(ctx):
     return _descent_evidence(ctx, 3.0)
+
+
+# --------------------------------------------------------------------------- claim 3
+def _kernel_change(rng, width, n, modes, U, Y, parametrization, step, steps):
+    """Relative change of the tangent kernel on the training inputs over ``steps`` GD steps."""
+    net = sample_lifted_fno(width, n, modes, rng, parametrization=parametrization)
+    trained, _ = lifted_gradient_descent(net, U, Y, step, steps)
+    return relative_kernel_change(net, trained, U)
+
+
+def _kernel_evidence(ctx, parametrization, step_of_width):
+    rng = ctx.generator("data")
+    U = gaussian_random_fields(rng, ctx["functions"], ctx["grid"])
+    Y = antiderivative(U)
+    Y /= np.sqrt(np.mean(Y**2))  # unit RMS targets: fitting them needs O(1) outputs
+    sizes, costs = [], []
+    for k in range(ctx["min_width_log2"], ctx["max_width_log2"] + 1):
+        width = 2**k
+        vals = ctx.trials(_kernel_change, ctx["inits"], width, ctx["grid"], ctx["modes"], U, Y,
+                          parametrization, step_of_width(width), ctx["steps"],
+                          label=f"width {width}")
+        sizes += [width] * len(vals)
+        costs += vals
+    return Rate(sizes, costs, exponent=-0.5, relation="<=", tolerance=0.0, max_halfwidth=0.3,
+                why="no allowance: the O(m^{-1/2}) Hessian bound makes -1/2 an upper bound on the "
+                    "exponent of the kernel change along a path of O(1) length; widths start at "
+                    "2^6, below which both parametrisations show the same finite-width transient",
+                size_name="width m", cost_name="||K_T - K_0||_F / ||K_0||_F")
+
+
+@claim(PAPER, source="Abstract ('RSC and smoothness ... guarantee a decrease on their loss "
+                     "values due to GD'; 'wider networks benefit optimization convergence "
+                     "guarantees'); lazy-training consequence of the Hessian bound (Liu, Zhu & "
+                     "Belkin 2020)",
+       evidence="rate", reconstructed=True,
+       sweeps=({"step_size": [0.25, 0.5, 1.0, 1.5]},),
+       statement=r"Along gradient descent with a width-independent step $\eta$ in the NTK "
+                 r"parametrisation, the tangent kernel $K_t=J(\theta_t)J(\theta_t)^\top$ on the "
+                 r"training inputs moves by $\|K_T-K_0\|_F/\|K_0\|_F=O(m^{-1/2})$ over $T$ steps: "
+                 r"wider operators stay in the ball where the RSC and smoothness constants hold.",
+       method="Full-batch GD ($T$ steps, $\\eta$ fixed) on the antiderivative operator (targets "
+              "scaled to unit RMS) from random "
+              "FNOs of widths $2^6, 2^7, \\dots$ (lifted form: the exact GD path at $O(m)$ cost); "
+              "exact tangent kernels before and after; the log-log slope must not exceed $-1/2$.",
+       params={"min_width_log2": Param(6, full=6, low=6, high=10, doc="smallest width 2^k"),
+               "max_width_log2": Param(10, full=12, low=10, high=14,
+                                       doc="largest width 2^k (widths step by a factor 2)"),
+               "inits": Param(6, full=8, low=2, high=100, doc="random initialisations per width"),
+               "functions": Param(4, full=8, low=1, high=200, doc="training input functions"),
+               "grid": Param(16, full=16, low=8, high=256, doc="grid points"),
+               "modes": Param(3, full=3, low=1, high=8, doc="Fourier modes"),
+               "steps": Param(40, full=100, low=1, high=10**5, doc="GD steps T"),
+               "step_size": Param(1.0, full=1.0, low=1e-3, high=1.5,
+                                  doc="step size eta (NTK parametrisation; below 2 / lambda_max "
+                                      "of the loss Hessian, about 0.7 here)")})
+def kernel_change_decays_with_width(ctx):
+    """Our reading of the width benefit along the optimisation path: the exact kernel change over
+    a fixed GD budget shrinks at least like m^{-1/2} (measured: about m^{-1}, since the
+    first-order change averages over the random output signs)."""
+    return _kernel_evidence(ctx, "ntk", lambda width: ctx["step_size"])
+
+
+@kernel_change_decays_with_width.control(
+    "a learning-rate scaling that breaks it: the mean-field parametrisation (output scaled by "
+    "1/m) with step eta * m, which keeps the features moving at every width")
+def mean_field_step_scaling(ctx):
+    return _kernel_evidence(ctx, "mean_field", lambda width: ctx["step_size"] * width)

@@ -44,6 +44,14 @@ PAPER = Paper(
     arxiv="2501.18915",
     identifier="OpenReview mzc1KPkIMJ (ICML 2025 position track)",
     url="https://openreview.net/forum?id=mzc1KPkIMJ",
+    not_checked=(
+        ("the dimension, degree and singularities of a neurovariety speak to the sample "
+         "complexity, expressivity and training dynamics of the network (the dictionary the "
+         "position paper proposes)",
+         "a research programme, not a theorem: the paper states no quantitative relation between "
+         "these invariants and learning that a computation could test; the dimension theory it "
+         "builds on is checked"),
+    ),
 )
 
 # Architectures (widths, activation degree) off every known defective family: shallow cells
