@@ -260,3 +260,103 @@ def test_bad_inputs_raise():
         sample_median_outcomes(np.array([10.0]), 4, 3, np.random.default_rng(0))
     with pytest.raises(ValueError):
         GradientOracle("classical")
+
+
+# --------------------------------------------------------------------------- noise robustness
+from simulations.quantum import (  # noqa: E402
+    bisect_threshold,
+    curvature_grid_width,
+    escape_trial,
+    jordan_circuit_diagram,
+    log_factor_slope,
+    noise_per_bin,
+    pgd_log_factor,
+    pgd_parameters,
+    register_distribution,
+    wilson_interval,
+    zeroth_order_noise,
+)
+
+
+@pytest.mark.parametrize("K", [1, 3, -2])
+def test_sawtooth_of_the_cube_period_shifts_by_integer_bins_on_aer(K):
+    """Zeroth-order trap: a sawtooth of period h with 2 S nu = K shifts the Fejer law by exactly K bins."""
+    n, h, M = 4, 1e-3, 1.0
+    S = phase_scale(n, h, M)
+    nu = K / (2 * S)
+    m = 2.3
+    grad = np.array([2 * M * m / 2**n])
+    x0 = np.array([0.123456e-3])
+
+    def saw(points):
+        return nu * (2 * np.mod(points[:, 0] / h, 1.0) - 1)
+
+    probs = aer_probabilities(jordan_circuit(oracle_phases(lambda X: X @ grad, x0, n, h, M, saw), 1, n))
+    np.testing.assert_allclose(probs, register_distribution(m + K, n), atol=1e-10)
+
+
+def test_curvature_grid_width_closed_form():
+    # pi N ell d h / (8 M) = phase
+    h = curvature_grid_width(5, 2.0, 3, 1.0, 0.3)
+    assert np.isclose(np.pi * 32 * 2.0 * 3 * h / 8, 0.3)
+    p = RampSaddle(2, 0.04)
+    o = quantum_oracle(p)
+    assert np.isclose(noise_per_bin(p, o), o.M * curvature_grid_width(o.n, p.ell, 2) / 2**o.n)
+    assert np.isclose(zeroth_order_noise(0.04, 2, 5), 5 * noise_per_bin(p, o))
+
+
+def test_wilson_interval_against_statsmodels_closed_form():
+    # Wilson 95% for 8/10: centre (0.8 + z^2/20)/(1 + z^2/10)
+    z = stats.norm.ppf(0.975)
+    lo, hi = wilson_interval(8, 10)
+    centre = (0.8 + z * z / 20) / (1 + z * z / 10)
+    half = z * np.sqrt(0.8 * 0.2 / 10 + z * z / 400) / (1 + z * z / 10)
+    assert np.isclose(lo, centre - half) and np.isclose(hi, centre + half)
+    assert wilson_interval(0, 5)[0] == 0.0
+
+
+def test_bisection_finds_a_step_threshold():
+    # deterministic success rate: 1 below 37, 0 from 37 on (integers), and 1e-4 (reals)
+    res = bisect_threshold(lambda lvl: (10 if lvl < 37 else 0, 10), 1, 1024, steps=20, integer=True)
+    assert (res.lower, res.upper) == (36, 37)
+    res = bisect_threshold(lambda lvl: (5 if lvl < 1e-4 else 4, 10), 1e-9, 1e-2, steps=40)
+    assert res.lower < 1e-4 <= res.upper and res.upper / res.lower < 1.001
+
+
+def test_escape_trial_succeeds_without_noise_and_fails_under_a_large_trap():
+    rng = np.random.default_rng(0)
+    assert sum(escape_trial(rng, "first", 0.04, 2, 0.0) for _ in range(10)) == 10
+    assert sum(escape_trial(rng, "first", 0.04, 2, 1e-3) for _ in range(10)) == 0
+    assert sum(escape_trial(rng, "zeroth", 0.04, 2, 0) for _ in range(10)) >= 8
+    assert sum(escape_trial(rng, "zeroth", 0.04, 2, 500) for _ in range(10)) == 0
+    with pytest.raises(ValueError):
+        escape_trial(rng, "zeroth", 0.04, 2, 1.5)
+    with pytest.raises(ValueError):
+        escape_trial(rng, "second", 0.04, 2, 0)
+
+
+def test_log_factor_slope_of_pgd_chi_squared():
+    eps = np.array([0.08, 0.04, 0.02])
+    chi = np.array([pgd_parameters(RampSaddle(2, e))["chi"] for e in eps])
+    assert np.allclose([pgd_log_factor(e, 2) for e in eps], chi**2)
+    slope = log_factor_slope(1 / eps, chi**2)
+    # chi = 3 ln(C / eps^2): d ln chi^2 / d ln(1/eps) = 4 / ln(C/eps^2), between its end values
+    C = 2 * 2.0 * 1.0 / 0.1
+    ends = 4 / np.log(C / eps**2)
+    assert ends.min() <= slope <= ends.max()
+    assert np.isclose(log_factor_slope([1, 10], [3, 300]), 2.0)
+
+
+def test_circuit_diagram_has_one_oracle_gate():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    fig = jordan_circuit_diagram({})
+    assert fig.axes
+
+
+def test_pagd_tolerates_a_larger_trap_than_pgd():
+    rng = np.random.default_rng(1)
+    assert all(escape_trial(rng, "zeroth", 0.08, 2, 1024, "pagd") for _ in range(3))
+    assert not any(escape_trial(rng, "zeroth", 0.08, 2, 1024, "pgd") for _ in range(3))
+    assert not any(escape_trial(rng, "zeroth", 0.08, 2, 2**17, "pagd") for _ in range(3))

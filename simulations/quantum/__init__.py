@@ -5,6 +5,8 @@ kickback), its numpy reference and Aer simulation, with oracle queries counted o
 ``emulator``: the exact product (Fejer-kernel) law of the circuit's output, boosting by the
 median, and exact samplers for registers far beyond statevector sizes.
 ``amplitude``: canonical quantum amplitude (mean) estimation as a circuit.
+``noise``: the largest oracle noise PGD tolerates (trap adversaries, bisection on the success
+rate with Wilson intervals).
 ``sosp``: perturbed gradient descent and perturbed accelerated gradient descent driven by
 counted gradient oracles (first order, finite differences, emulated Jordan), and the exact
 second-order stationarity test.
@@ -18,6 +20,7 @@ from .amplitude import (
     median_abs_error,
     qae_distributions,
 )
+from .diagrams import jordan_circuit_diagram
 from .emulator import (
     boosting_runs,
     emulated_probabilities,
@@ -54,6 +57,19 @@ from .jordan import (
     rounded_oracle_values,
     signed_outcome,
 )
+from .noise import (
+    Bisection,
+    bisect_threshold,
+    curvature_grid_width,
+    escape_trial,
+    log_factor_slope,
+    measure_threshold,
+    noise_per_bin,
+    pgd_log_factor,
+    success_count,
+    wilson_interval,
+    zeroth_order_noise,
+)
 from .sosp import (
     GradientOracle,
     RampSaddle,
@@ -81,4 +97,6 @@ __all__ = [
     "rounded_oracle_values", "signed_outcome",
     "GradientOracle", "RampSaddle", "Run", "is_sosp", "pagd_parameters", "perturbed_agd",
     "perturbed_gd", "pgd_parameters", "quantum_oracle", "run_to_sosp",
+    "Bisection", "bisect_threshold", "curvature_grid_width", "escape_trial", "log_factor_slope", "measure_threshold",
+    "jordan_circuit_diagram", "noise_per_bin", "pgd_log_factor", "success_count", "wilson_interval", "zeroth_order_noise",
 ]

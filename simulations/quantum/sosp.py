@@ -130,6 +130,12 @@ class GradientOracle:
         runs, n, M: quantum estimator parameters (M bounds |d_j f|).
         bias: gradient bias added to every estimate (first-order noise), shape (d,) or a callable
             of x; zero by default.
+        bias_bins: for ``"quantum"``: a callable of x giving the shift of each register's bin
+            position, shape (d,), before the median (a zeroth-order oracle noise whose phase is
+            linear on the grid, e.g. a sawtooth of the grid's period, acts exactly so); None by
+            default.
+        value_noise: a callable of x added to every function value (zeroth-order noise on the
+            evaluation queries); None by default.
     """
 
     kind: str
@@ -138,6 +144,8 @@ class GradientOracle:
     M: float = 1.0
     fd_step: float = 1e-7
     bias: object = None
+    bias_bins: object = None
+    value_noise: object = None
     queries: int = 0
     gradients: int = 0
 
@@ -157,14 +165,15 @@ class GradientOracle:
             g = np.array([(problem.value(x + self.fd_step * e) - f0) / self.fd_step for e in np.eye(d)])
         else:
             self.queries += self.runs
-            g = median_gradient_estimate(problem.gradient(x), self.n, self.M, self.runs, rng)
+            shift = 0.0 if self.bias_bins is None else self.bias_bins(x)
+            g = median_gradient_estimate(problem.gradient(x), self.n, self.M, self.runs, rng, shift)
         if self.bias is not None:
             g = g + (self.bias(x) if callable(self.bias) else np.asarray(self.bias, dtype=float))
         return g
 
     def value(self, problem: RampSaddle, x: np.ndarray) -> float:
         self.queries += 1
-        return problem.value(x)
+        return problem.value(x) + (0.0 if self.value_noise is None else float(self.value_noise(x)))
 
 
 def quantum_oracle(problem: RampSaddle, *, delta: float = 1e-3, precision: float | None = None,
@@ -225,7 +234,8 @@ def pgd_parameters(problem: RampSaddle, delta: float = 0.1, c: float = 1.0) -> d
 
 
 def perturbed_gd(problem: RampSaddle, oracle: GradientOracle, rng: np.random.Generator, *,
-                 max_iter: int = 10**6, perturb: bool = True, stop_at_hit: bool = True) -> Run:
+                 max_iter: int = 10**6, perturb: bool = True, stop_at_hit: bool = True,
+                 x0: np.ndarray | None = None) -> Run:
     """PGD (Jin et al. 2017, Algorithm 2) with the given oracle.
 
     Args:
@@ -233,9 +243,10 @@ def perturbed_gd(problem: RampSaddle, oracle: GradientOracle, rng: np.random.Gen
             manifold).
         stop_at_hit: stop as soon as the exact test sees an eps-SOSP (the hitting time is the
             quantity measured); otherwise run the algorithm's own stopping rule.
+        x0: start point (default ``problem.start()``).
     """
     p = pgd_parameters(problem)
-    x = problem.start()
+    x = problem.start() if x0 is None else np.array(x0, dtype=float)
     t_noise = -p["t_thres"] - 1
     x_tilde, f_tilde = x.copy(), None
     hit_it = hit_q = None
@@ -278,15 +289,16 @@ def pagd_parameters(problem: RampSaddle) -> dict:
 
 
 def perturbed_agd(problem: RampSaddle, oracle: GradientOracle, rng: np.random.Generator, *,
-                  max_iter: int = 10**6, perturb: bool = True) -> Run:
+                  max_iter: int = 10**6, perturb: bool = True, x0: np.ndarray | None = None) -> Run:
     """PAGD (Jin, Netrapalli, Jordan 2018, Algorithm 2), stopped at the first eps-SOSP iterate.
 
     The NCE test is skipped when ``x_t = y_t`` (zero momentum), where it holds with equality
-    and, taken literally, would freeze the iteration.
+    and, taken literally, would freeze the iteration.  ``x0``: start point (default
+    ``problem.start()``).
     """
     p = pagd_parameters(problem)
     eta, theta, gamma, s, r, T = p["eta"], p["theta"], p["gamma"], p["s"], p["r"], p["T"]
-    x = problem.start()
+    x = problem.start() if x0 is None else np.array(x0, dtype=float)
     v = np.zeros_like(x)
     last_perturb = -T - 1
     eps, rho = problem.eps, problem.rho

@@ -1,0 +1,257 @@
+r"""Noise robustness of perturbed gradient descent driven by noisy oracles: the largest tolerated
+noise, measured by bisection on the success rate.
+
+Source: Gong, Zhang, Li, "Robustness of Quantum Algorithms for Nonconvex Optimization" (ICLR
+2025, arXiv:2212.02548), abstract: PGD with quantum gradient estimation stays correct up to
+zeroth-order noise ``O(eps^6/d^4)`` and first-order noise ``O(eps/d^{0.5+zeta})``; PAGD up to
+``O(eps^10/d^5)``.  These are sufficient conditions with hidden constants.
+
+Adversaries (both bounded by the noise level and aimed at the saddle escape):
+
+* zeroth order, "trap": ``e(x) = nu sign(x_d) (2 frac(x_d / h) - 1)`` with ``|e| <= nu``, a
+  sawtooth of period equal to the side ``h`` of Jordan's sampled cube.  On the grid its phase
+  ``2 pi S e`` is linear with slope ``2 S nu`` bins per register span, and when ``2 S nu = k``
+  is an integer the wrap-around jump is a multiple of ``2 pi``: the oracle acts on the circuit
+  exactly as a shift of the escape register's bin position by ``k sign(x_d)`` (a restoring
+  gradient bias ``k`` bins ``= 2 nu / h``).  The sign is taken at the query point: the cube
+  (side ``h ~ 1e-8``) does not straddle ``x_d = 0`` once a perturbation (radius ``~1e-5``)
+  has moved the iterate off the saddle, and at the saddle itself the shift is zero.  Noise levels are therefore bisected over integer
+  ``k`` and ``nu = k / (2 S) = k M h / N``.
+* first order: the gradient oracle returns ``grad f(x) + b sign(x_d) e_d``, ``||bias|| = b``.
+
+Jordan's cube side ``h`` is set by the curvature budget: the quadratic part of ``f`` adds a phase
+of at most ``2 pi S (ell/2) d (h/2)^2 = pi N ell d h / (8 M)``; ``h`` keeps it at
+``CURVATURE_PHASE`` radians.
+
+A trial starts PGD (Jin et al. 2017, theory parameters) exactly at the strict saddle of the
+ramp-saddle family (the origin) and succeeds when the point PGD returns passes the exact
+epsilon-SOSP test.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from .sosp import (
+    GradientOracle,
+    RampSaddle,
+    perturbed_agd,
+    perturbed_gd,
+    pgd_parameters,
+    quantum_oracle,
+)
+
+CURVATURE_PHASE = 0.3  # radians of quadratic phase allowed on Jordan's cube
+
+
+def curvature_grid_width(n: int, ell: float, d: int, M: float = 1.0, phase: float = CURVATURE_PHASE) -> float:
+    """Cube side ``h = 8 M phase / (pi N ell d)``: the quadratic phase on the cube is at most ``phase``.
+
+    Raises:
+        ValueError: on non-positive sizes or constants.
+    """
+    if n < 1 or d < 1 or ell <= 0 or M <= 0 or phase <= 0:
+        raise ValueError("n, d, ell, M and phase must be positive")
+    return 8 * M * phase / (math.pi * 2**n * ell * d)
+
+
+def noise_per_bin(problem: RampSaddle, oracle: GradientOracle) -> float:
+    """Zeroth-order noise level ``nu = M h / N`` whose trap shifts the escape register by one bin."""
+    h = curvature_grid_width(oracle.n, problem.ell, problem.d, oracle.M)
+    return oracle.M * h / 2**oracle.n
+
+
+def _sign(z: float) -> float:
+    return 1.0 if z > 0 else (-1.0 if z < 0 else 0.0)
+
+
+def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, level: float,
+                 method: str = "pgd") -> bool:
+    """One run of PGD (or PAGD) from the strict saddle under a trap adversary of the given level.
+
+    Args:
+        rng: numpy Generator (perturbations and the estimator's randomness).
+        oracle_kind: ``"zeroth"`` (emulated Jordan estimator; ``level`` = integer bin shift k of
+            the escape register, i.e. noise ``nu = k M h / N``) or ``"first"`` (exact gradient
+            plus a restoring bias of norm ``level``).
+        eps: target accuracy; d: dimension (>= 2).
+        method: ``"pgd"`` or ``"pagd"``.
+
+    Returns:
+        True when an iterate passes the exact epsilon-SOSP test before the algorithm stops (PGD
+        stops by its own rule, returning the saddle, when the perturbation did not escape).
+
+    Raises:
+        ValueError: on an unknown oracle kind or method, or a negative level.
+    """
+    if level < 0:
+        raise ValueError(f"the noise level must be non-negative, not {level}")
+    problem = RampSaddle(d, eps)
+    if oracle_kind == "zeroth":
+        oracle = quantum_oracle(problem)
+        k = int(level)
+        if k != level:
+            raise ValueError("the zeroth-order trap level is an integer number of bins")
+        nu = k * noise_per_bin(problem, oracle)
+
+        def shift(x, k=k, d=d):
+            out = np.zeros(d)
+            out[-1] = k * _sign(float(x[-1]))
+            return out
+
+        oracle.bias_bins = shift
+        oracle.value_noise = lambda x, nu=nu: nu * _sign(float(x[-1]))
+    elif oracle_kind == "first":
+        b = float(level)
+
+        def bias(x, b=b, d=d):
+            out = np.zeros(d)
+            out[-1] = b * _sign(float(x[-1]))
+            return out
+
+        oracle = GradientOracle("first_order", bias=bias)
+    else:
+        raise ValueError(f"oracle_kind must be 'zeroth' or 'first', not {oracle_kind!r}")
+    x0 = np.zeros(d)
+    # From the saddle one perturbation either escapes within ~t_thres steps or PGD stops; runs
+    # not done by three times that (a bias larger than PGD's gradient threshold never lets it
+    # perturb) count as failures.
+    max_iter = 3 * pgd_parameters(problem)["t_thres"] + 200
+    if method == "pgd":
+        run = perturbed_gd(problem, oracle, rng, x0=x0, max_iter=max_iter)
+        return bool(run.hit_iteration is not None and run.output_is_sosp)
+    if method == "pagd":
+        run = perturbed_agd(problem, oracle, rng, x0=x0, max_iter=max_iter)
+        return bool(run.hit_iteration is not None and run.output_is_sosp)
+    raise ValueError(f"method must be 'pgd' or 'pagd', not {method!r}")
+
+
+def wilson_interval(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (two-sided, at ``level``)."""
+    if not 0 <= successes <= trials or trials < 1:
+        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes}/{trials}")
+    z = stats.norm.ppf(0.5 + level / 2)
+    p = successes / trials
+    den = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / den
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Bisection:
+    """Outcome of :func:`bisect_threshold`.
+
+    Attributes:
+        lower: largest level whose success rate was judged at least the target.
+        upper: smallest level judged below the target.
+        levels, successes, trials, intervals: every level tried, in order, with its counts and
+            Wilson interval.
+    """
+
+    lower: float
+    upper: float
+    levels: list[float]
+    successes: list[int]
+    trials: list[int]
+    intervals: list[tuple[float, float]]
+
+    @property
+    def threshold(self) -> float:
+        """Geometric mid-point of the final bracket."""
+        return math.sqrt(self.lower * self.upper) if self.lower > 0 else self.upper / 2
+
+
+def bisect_threshold(success_count: Callable[[float], tuple[int, int]], lower: float, upper: float, *,
+                     target: float = 0.5, steps: int = 6, integer: bool = False) -> Bisection:
+    """Bisection (geometric) for the level where the success rate crosses ``target``.
+
+    At each mid-point ``success_count(level)`` returns (successes, trials); the level counts as
+    passing when the point estimate is at least ``target`` (the Wilson interval of every level is
+    kept for the report).  The success rate must decrease with the level (not checked).
+
+    Args:
+        lower, upper: a passing and a failing level (0 < lower < upper).
+        integer: bisect over integers (stops when the bracket is adjacent).
+
+    Raises:
+        ValueError: when not ``0 < lower < upper``.
+    """
+    if not 0 < lower < upper:
+        raise ValueError(f"need 0 < lower < upper, got {lower}, {upper}")
+    levels, succ, tri, ints = [], [], [], []
+    for _ in range(steps):
+        mid = math.sqrt(lower * upper)
+        if integer:
+            mid = float(round(mid))
+            if mid <= lower:
+                mid = lower + 1
+            if mid >= upper:
+                break
+        k, n = success_count(mid)
+        levels.append(mid)
+        succ.append(k)
+        tri.append(n)
+        ints.append(wilson_interval(k, n))
+        if k / n >= target:
+            lower = mid
+        else:
+            upper = mid
+    return Bisection(lower, upper, levels, succ, tri, ints)
+
+
+def success_count(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, level: float,
+                  trials: int, method: str = "pgd") -> tuple[int, int]:
+    """(successes, trials) of :func:`escape_trial` at one noise level, all drawn from ``rng``."""
+    if trials < 1:
+        raise ValueError(f"trials must be at least 1, not {trials}")
+    wins = sum(escape_trial(rng, oracle_kind, eps, d, level, method) for _ in range(trials))
+    return int(wins), int(trials)
+
+
+def measure_threshold(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, lower: float,
+                      upper: float, steps: int, trials: int, method: str = "pgd") -> Bisection:
+    """Bisection for the largest tolerated trap level of PGD / PAGD at one (eps, d).
+
+    Levels are integer bin shifts for ``oracle_kind="zeroth"`` (convert with
+    :func:`zeroth_order_noise`) and gradient-bias norms for ``"first"``; the success rate at the
+    returned ``lower`` was at least 1/2 and at ``upper`` below 1/2 (point estimates of
+    ``trials`` runs each).
+    """
+    return bisect_threshold(lambda lvl: success_count(rng, oracle_kind, eps, d, lvl, trials, method),
+                            lower, upper, steps=steps, integer=oracle_kind == "zeroth")
+
+
+def zeroth_order_noise(eps: float, d: int, bins: float) -> float:
+    """Zeroth-order noise level ``nu`` (function-value units) of a trap shifting ``bins`` bins,
+    for the Jordan estimator PGD uses at (eps, d)."""
+    problem = RampSaddle(d, eps)
+    return bins * noise_per_bin(problem, quantum_oracle(problem))
+
+
+def log_factor_slope(sizes, factors) -> float:
+    """Least-squares log-log slope of ``factors`` against ``sizes`` (both positive).
+
+    Used for the polylogarithmic factor an O-tilde statement hides: e.g. PGD's perturbation
+    radius ``r = eps / (chi^2 ell)`` carries ``chi^2``, ``chi = 3 max(ln(d ell Delta / (eps^2
+    delta)), 4)``, whose log-log slope over the measured sizes is the allowance such a factor
+    adds to a fitted exponent.
+
+    Raises:
+        ValueError: on non-positive values or fewer than two sizes.
+    """
+    s = np.asarray(sizes, dtype=float)
+    f = np.asarray(factors, dtype=float)
+    if s.size < 2 or s.shape != f.shape or np.any(s <= 0) or np.any(f <= 0):
+        raise ValueError("need >= 2 positive sizes and factors of one shape")
+    return float(np.polyfit(np.log(s), np.log(f), 1)[0])
+
+
+def pgd_log_factor(eps: float, d: int) -> float:
+    """``chi^2`` of PGD's theory parameters on the ramp-saddle family at (eps, d) (Jin et al. 2017)."""
+    return float(pgd_parameters(RampSaddle(d, eps))["chi"] ** 2)
