@@ -251,7 +251,7 @@ class Symbolic(Evidence):
 
     def data(self) -> dict[str, Any]:
         exprs = self.exprs if isinstance(self.exprs, (list, tuple)) else [self.exprs]
-        return {"exprs": [str(e) for e in exprs], "labels": self.labels, "why": self.why}
+        return {"exprs": [str(e) for e in exprs], "labels": self.labels, "why": self.why, "finding": self.finding}
 
     def decide(self) -> Decision:
         import sympy as sp

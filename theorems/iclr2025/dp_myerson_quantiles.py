@@ -393,7 +393,7 @@ def _unbounded_rate(ctx, fixed_cap: float = 0.0) -> Rate:
        statement=r"For unbounded bidders $\mathrm{Exp}(1)$ and $\mathrm{LogNormal}(0, 0.5^2)$ and fixed "
        r"$\varepsilon = 4$, the auction released from privately capped quantiles ($K = \lceil\sqrt N\rceil$) "
        r"has $\mathrm{OPT} - \mathbb E[\mathrm{Rev}] = \tilde O(N^{-1/2})$ in the number $N$ of samples per "
-       r"bidder (OPT by myerson_revenue).",
+       r"bidder (OPT: the exact Myerson revenue).",
        method="Independent repetitions in parallel; for each N the released auction's exact expected revenue "
        "under the true distributions (Myerson's lemma) against OPT; log-log slope of the gap against -1/2.")
 def unbounded_revenue_gap_vanishes(ctx):
