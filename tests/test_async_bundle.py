@@ -78,3 +78,16 @@ def test_abm_converges_and_records_delays():
     assert run.delays.max() >= 2
     with pytest.raises(ValueError):
         abm_run(p, np.array([1.0, 2.0]), 5)
+
+
+def test_event_delays_by_hand_and_against_abm():
+    from simulations.optim.async_bundle import event_delays
+
+    # two workers, times 1 and 2: reports at t = 1 (w0, k=0), 2 (w0, tie first, k=1), 2 (w1, k=2),
+    # 3 (w0, k=3), 4 (w0, k=4), 4 (w1, k=5); a query is issued at the iteration after the report,
+    # so w0's query answered at k=3 was issued at 2 (delay 1), w1's at k=5 was issued at 3 (delay 2)
+    assert event_delays(np.array([1.0, 2.0]), 6).tolist() == [0, 0, 2, 1, 0, 2]
+    p = distributed_logistic(np.random.default_rng(0), 3, 20, 3, 1.0)
+    ct = 4.0 ** (np.arange(3) / 2)
+    run = abm_run(p, ct, 60, bundle_size=3)
+    assert np.array_equal(event_delays(ct, run.delays.size), run.delays)

@@ -155,3 +155,37 @@ def test_pep_matches_drori_teboulle_and_taylor():
     assert res.value == pytest.approx(4.0 / 15.0, rel=1e-6)  # 4L/(3N), Taylor (2017)
     with pytest.raises(ValueError):
         pep_worst_case(SmoothConvexFunction, {"L": 1.0}, gradient_step(1.0), 0)
+
+
+def test_chain_quadratic_against_dense_matrix():
+    from simulations.optim.l0l1 import chain_quadratic_problem
+
+    n, L = 9, 2.0
+    p = chain_quadratic_problem(n, L)
+    T = 2 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1)
+    H = L / 4 * T
+    e1 = np.eye(n)[0]
+    x = np.random.default_rng(0).standard_normal(n)
+    assert p.f(x) == pytest.approx(0.5 * x @ H @ x - L / 4 * x[0], rel=1e-12)
+    assert np.allclose(p.grad(x), H @ x - L / 4 * e1, atol=1e-12)
+    xs = np.linalg.solve(H, L / 4 * e1)
+    assert np.allclose(p.x_star, xs, atol=1e-12)
+    assert p.f_star == pytest.approx(p.f(xs), abs=1e-12)
+    assert p.hess_norm(x) == pytest.approx(np.linalg.eigvalsh(H).max(), rel=1e-12) and p.hess_norm(x) <= L
+
+
+def test_agmsdr_estimate_sequence_bound_and_convergence():
+    # AGMsDR's guarantee f(x_k) - f* <= ||x0 - x*||^2 / (2 A_k), A_k = a_1 + ... + a_k, on a
+    # quadratic (L1 = 0) and on a cosh sum (L1 = 1)
+    from simulations.optim.l0l1 import agmsdr_run, chain_quadratic_problem
+
+    for p, x0 in ((chain_quadratic_problem(50, 1.0), np.zeros(50)), (cosh_problem(3, 1.0), np.array([3.0, -2.0, 1.0]))):
+        r = agmsdr_run(p, x0, 400, target_gap=1e-8)
+        A = np.cumsum(r.step)
+        R2 = float(np.sum((x0 - p.x_star) ** 2))
+        gaps = r.f[1:] - p.f_star
+        assert np.all(gaps <= R2 / (2 * A) * (1 + 1e-9) + 1e-12)
+    p = cosh_problem(2, 1.0)
+    assert agmsdr_run(p, np.array([4.0, 1.0]), 1000, target_gap=1e-6).reached
+    with pytest.raises(ValueError):
+        agmsdr_run(p, np.zeros(3), 10, target_gap=1e-3)

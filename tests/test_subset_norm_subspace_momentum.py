@@ -75,3 +75,25 @@ def test_problem_and_trial():
     assert len(out) == 2 and all(v > 0 for v in out)
     with pytest.raises(ValueError):
         run_adaptive(p, rng, x, 4, "nope", 1.0)
+
+
+def test_full_rank_subspace_momentum_matrix_is_full_momentum():
+    # with k = m the projection is a full orthonormal basis, so the subspace momentum equals the
+    # full-space momentum whatever the refreshes (P_new^T P_new = I carries M over exactly)
+    from simulations.optim.subset_norm import momentum_matrix, state_size, subspace_momentum_matrix
+
+    rng = np.random.default_rng(0)
+    m, n = 5, 7
+    A, B = rng.standard_normal((m, m)), rng.standard_normal((m, n))
+
+    def grad(W):
+        return A.T @ (A @ W - B) / m
+
+    W1, s1 = subspace_momentum_matrix(grad, np.zeros((m, n)), m, 0.05, 0.9, 30, refresh=3)
+    W2, s2 = momentum_matrix(grad, np.zeros((m, n)), 0.05, 0.9, 30)
+    assert np.allclose(W1, W2, rtol=1e-10, atol=1e-12)
+    assert state_size(s1) == m * m + m * n and state_size(s2) == m * n
+    _, s3 = subspace_momentum_matrix(grad, np.zeros((m, n)), 2, 0.05, 0.9, 5)
+    assert state_size(s3) == 2 * (m + n)
+    with pytest.raises(ValueError):
+        subspace_momentum_matrix(grad, np.zeros((m, n)), 0, 0.05, 0.9, 5)

@@ -30,7 +30,7 @@ from scipy import special
 
 __all__ = [
     "ABMRun", "DistributedLogistic", "abm_run", "cut_model", "delayed_gradient_descent",
-    "distributed_logistic", "project_simplex",
+    "distributed_logistic", "event_delays", "project_simplex",
 ]
 
 
@@ -227,8 +227,12 @@ def cut_model(cuts: list, n: int, x: np.ndarray) -> float:
     return float(np.sum(best))
 
 
-def delayed_gradient_descent(problem: DistributedLogistic, gamma: float, tau: int, n_iter: int) -> np.ndarray:
+def delayed_gradient_descent(problem: DistributedLogistic, gamma: float, tau: int, n_iter: int,
+                             target: float | None = None) -> np.ndarray:
     r"""$x_{k+1} = x_k - \gamma\nabla F(x_{k-\tau})$ from $x_0 = \dots = x_{-\tau} = 0$; returns $F(x_k)$.
+
+    With ``target``, stops at the first $k$ with $F(x_k) - F^\star \le$ target $\cdot|F^\star|$
+    (the returned array then ends there); without it, all ``n_iter`` steps are run.
 
     Raises:
         ValueError: unless $\gamma > 0$ and $\tau \ge 0$.
@@ -244,5 +248,31 @@ def delayed_gradient_descent(problem: DistributedLogistic, gamma: float, tau: in
             xs.append(x)
             xs = xs[-(tau + 1):]
             Fs.append(problem.F(x))
+            if target is not None and Fs[-1] - problem.F_star <= target * abs(problem.F_star):
+                break
     return np.array(Fs)
 
+
+def event_delays(compute_time: np.ndarray, n_events: int) -> np.ndarray:
+    r"""Delays (in server iterations) of the first ``n_events`` reports of the event schedule of
+    :func:`abm_run`, without the optimisation: worker $i$ reports every ``compute_time[i]`` time
+    units, each report is one server iteration, ties in worker order; the delay of a report is
+    the number of server iterations since its query point was issued.
+
+    Raises:
+        ValueError: on non-positive compute times or ``n_events < 1``.
+    """
+    compute_time = np.asarray(compute_time, dtype=float)
+    if compute_time.ndim != 1 or np.any(compute_time <= 0) or n_events < 1:
+        raise ValueError("need positive compute times and n_events >= 1")
+    n = compute_time.size
+    issued = np.zeros(n, dtype=int)
+    events = [(compute_time[i], i) for i in range(n)]
+    heapq.heapify(events)
+    out = []
+    for k in range(int(n_events)):
+        t, i = heapq.heappop(events)
+        out.append(k - issued[i])
+        issued[i] = k + 1
+        heapq.heappush(events, (t + compute_time[i], i))
+    return np.array(out)

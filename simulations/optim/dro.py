@@ -36,6 +36,8 @@ from scipy import optimize
 __all__ = [
     "DROData", "DualDerivatives", "chi2_conjugate", "dual_derivatives", "dual_minimum",
     "dual_objective", "dsgdc_run", "dsgdc_vr_run", "primal_value", "robust_regression_data",
+    "ComplexityRun", "dsgdc_gradient_complexity", "full_gradient_sq_norms",
+    "spider_dsgdc_gradient_complexity", "per_sample_gradient_moments",
 ]
 
 
@@ -256,3 +258,211 @@ def dsgdc_vr_run(data: DROData, rng: np.random.Generator, x0: np.ndarray, eta0: 
         eta = eta - beta * veta
         t += 1
     return np.array(norms), t
+
+
+# --------------------------------------------------------------------------- gradient complexity
+def full_gradient_sq_norms(data: DROData, X: np.ndarray, etas: np.ndarray) -> np.ndarray:
+    r"""$\|\nabla_x L(x_k, \eta_k)\|^2 + (\partial_\eta L(x_k, \eta_k))^2$ for a batch of iterates.
+
+    Args:
+        X: iterates, shape ``(K, d)``; etas: shape ``(K,)``.
+
+    Returns:
+        shape ``(K,)``: the squared norm of the full (exact, over all $m$ samples) gradient of the
+        dual objective at each iterate (formulas in the module docstring).
+    """
+    X = np.atleast_2d(np.asarray(X, dtype=float))
+    etas = np.asarray(etas, dtype=float).reshape(-1)
+    if X.shape[0] != etas.size or X.shape[1] != data.A.shape[1]:
+        raise ValueError(f"need X of shape (K, {data.A.shape[1]}) and K etas, got {X.shape} and {etas.size}")
+    R = X @ data.A.T - data.y                           # (K, m) residuals
+    q = 1.0 + 0.5 * R * R
+    W = np.maximum((np.log(q) - etas[:, None]) / data.lam + 2.0, 0.0)
+    m = data.A.shape[0]
+    gx = 0.5 * ((W * R / q) @ data.A) / m               # (K, d)
+    geta = 1.0 - 0.5 * W.mean(axis=1)
+    return np.einsum("kd,kd->k", gx, gx) + geta * geta
+
+
+def _first_average_below(sq: np.ndarray, done_sum: float, done_n: int, eps: float) -> tuple[int | None, float]:
+    """First T (counting ``done_n`` earlier iterates) with mean of the first T squared norms <= eps^2."""
+    csum = done_sum + np.cumsum(sq)
+    T = done_n + np.arange(1, sq.size + 1)
+    hit = np.flatnonzero(csum <= eps * eps * T)
+    return (int(T[hit[0]]) if hit.size else None), float(csum[-1])
+
+
+@dataclass(frozen=True)
+class ComplexityRun:
+    r"""Outcome of a run stopped by the averaged stationarity criterion.
+
+    Attributes:
+        reached: whether $\frac1T\sum_{t<T}\|\nabla L(z_t)\|^2 \le \varepsilon^2$ happened within the budget.
+        iterations: that $T$ (number of iterates averaged), or the budget.
+        gradients: stochastic per-sample gradients spent to compute the iterates' search
+            directions $z_0, \dots, z_{T-1}$ (one per sample of every mini-batch).
+        decrease: $L(z_0) - L(z_{T-1})$, the part of the initial gap the run consumed (NaN
+            when the criterion was not reached).
+    """
+
+    reached: bool
+    iterations: int
+    gradients: int
+    decrease: float = float("nan")
+
+
+def _decrease(data: DROData, x0, eta0: float, x, eta: float) -> float:
+    lam = data.lam
+    return (dual_objective(data.losses(np.asarray(x0, dtype=float)), float(eta0), lam)
+            - dual_objective(data.losses(np.asarray(x, dtype=float)), float(eta), lam))
+
+
+def dsgdc_gradient_complexity(data: DROData, rng: np.random.Generator, x0: np.ndarray, eta0: float, eps: float,
+                              gamma: float, beta: float, clip: float | None, max_iter: int,
+                              chunk: int = 4096) -> ComplexityRun:
+    r"""Stochastic gradients D-SGD-C (batch 1) needs until $\frac1T\sum_{t<T}\|\nabla L(z_t)\|^2 \le \varepsilon^2$.
+
+    $z_t = (x_t, \eta_t)$; one sample $\xi_t$ per step,
+    $x_{t+1} = x_t - \gamma\min(1, \Gamma/\|g_x\|)g_x$, $\eta_{t+1} = \eta_t - \beta g_\eta$ (as
+    :func:`dsgdc_run` with ``batch=1``).  The criterion, the average of the squared full-gradient
+    norms over the iterates, is the expected squared gradient at an iterate drawn uniformly from
+    $z_0, \dots, z_{T-1}$ (the usual output rule); by Jensen it implies
+    $\frac1T\sum_t\|\nabla L(z_t)\| \le \varepsilon$.  The steps run in a scalar loop and the full
+    gradients are evaluated in vectorised chunks of ``chunk`` iterates.
+
+    Returns:
+        :class:`ComplexityRun` with ``gradients == iterations`` (batch 1).
+
+    Raises:
+        ValueError: on non-positive ``eps``, step sizes or budget.
+    """
+    if not (eps > 0 and gamma > 0 and beta > 0 and max_iter >= 1):
+        raise ValueError("need eps, gamma, beta > 0 and max_iter >= 1")
+    if clip is not None and not clip > 0:
+        raise ValueError(f"the clipping threshold must be positive, got {clip!r}")
+    rows = data.A.tolist()
+    anorm = np.linalg.norm(data.A, axis=1).tolist()
+    ys = data.y.tolist()
+    lam = data.lam
+    m = len(ys)
+    x = [float(v) for v in np.asarray(x0, dtype=float)]
+    eta = float(eta0)
+    done_sum, done_n = 0.0, 0
+    while done_n < max_iter:
+        n = min(chunk, max_iter - done_n)
+        idx = rng.integers(0, m, size=n).tolist()
+        xs, es = [], []
+        for i in idx:
+            xs.append(x)
+            es.append(eta)
+            a = rows[i]
+            r = sum(ak * xk for ak, xk in zip(a, x, strict=True)) - ys[i]
+            q = 1.0 + 0.5 * r * r
+            w = (math.log(q) - eta) / lam + 2.0
+            if w < 0.0:
+                w = 0.0
+            c = 0.5 * w * r / q                          # g_x = c a
+            gnorm = abs(c) * anorm[i]
+            step = gamma if (clip is None or gnorm <= clip) else gamma * clip / gnorm
+            x = [xk - step * c * ak for xk, ak in zip(x, a, strict=True)]
+            eta -= beta * (1.0 - 0.5 * w)
+        sq = full_gradient_sq_norms(data, np.array(xs), np.array(es))
+        if not np.all(np.isfinite(sq)):
+            return ComplexityRun(False, done_n, done_n)
+        T, done_sum = _first_average_below(sq, done_sum, done_n, eps)
+        if T is not None:
+            j = T - done_n - 1
+            return ComplexityRun(True, T, T, _decrease(data, x0, eta0, xs[j], es[j]))
+        done_n += n
+    return ComplexityRun(False, max_iter, max_iter)
+
+
+def _minibatch_grad(data: DROData, x: np.ndarray, eta: float, idx: np.ndarray) -> tuple[np.ndarray, float]:
+    A, y = data.A[idx], data.y[idx]
+    r = A @ x - y
+    q = 1.0 + 0.5 * r * r
+    w = np.maximum((np.log(q) - eta) / data.lam + 2.0, 0.0)
+    return 0.5 * ((w * r / q) @ A) / idx.size, 1.0 - 0.5 * float(np.mean(w))
+
+
+def spider_dsgdc_gradient_complexity(data: DROData, rng: np.random.Generator, x0: np.ndarray, eta0: float,
+                                     eps: float, gamma: float, beta: float, clip: float, refresh_batch: int,
+                                     batch: int, period: int, max_iter: int,
+                                     chunk: int = 64) -> ComplexityRun:
+    r"""Stochastic gradients the variance-reduced D-SGD-C needs until $\frac1T\sum_{t<T}\|\nabla L(z_t)\|^2 \le \varepsilon^2$.
+
+    SPIDER / SpiderBoost estimator (Fang et al. 2018; Wang et al. 2019) with the clipped
+    $x$-step (the paper's exact variant was not read): every ``period`` steps
+    $v_t = \hat\nabla_{S_1}L(z_t)$ on ``refresh_batch`` fresh samples, otherwise
+    $v_t = v_{t-1} + \hat\nabla_{S_2}L(z_t) - \hat\nabla_{S_2}L(z_{t-1})$ on one batch of
+    ``batch`` samples (two gradients per sample); then
+    $x_{t+1} = x_t - \gamma\min(1, \Gamma/\|v^x_t\|)v^x_t$, $\eta_{t+1} = \eta_t - \beta v^\eta_t$.
+    SpiderBoost's schedule, constant steps with $|S_1| \propto \varepsilon^{-2}$ and
+    $|S_2| = q \propto \varepsilon^{-1}$, gives $O(\varepsilon^{-3})$ gradients.
+
+    Returns:
+        :class:`ComplexityRun`; ``gradients`` counts $|S_1|$ per refresh and $2|S_2|$ per other step.
+
+    Raises:
+        ValueError: on non-positive parameters.
+    """
+    if not (eps > 0 and gamma > 0 and beta > 0 and clip > 0 and refresh_batch >= 1 and batch >= 1
+            and period >= 1 and max_iter >= 1):
+        raise ValueError("need positive eps, steps, clip, batches, period and budget")
+    m = data.A.shape[0]
+    x, eta = np.asarray(x0, dtype=float).copy(), float(eta0)
+    x_prev, eta_prev = x, eta
+    vx, veta = np.zeros_like(x), 0.0
+    xs, es, cost = [], [], []
+    spent, done_sum, done_n = 0, 0.0, 0
+    for t in range(max_iter):
+        xs.append(x)
+        es.append(eta)
+        if t % period == 0:
+            vx, veta = _minibatch_grad(data, x, eta, rng.integers(0, m, size=refresh_batch))
+            spent += refresh_batch
+        else:
+            idx = rng.integers(0, m, size=batch)
+            gx1, ge1 = _minibatch_grad(data, x, eta, idx)
+            gx0, ge0 = _minibatch_grad(data, x_prev, eta_prev, idx)
+            vx, veta = vx + gx1 - gx0, veta + ge1 - ge0
+            spent += 2 * batch
+        cost.append(spent)
+        x_prev, eta_prev = x, eta
+        nv = float(np.linalg.norm(vx))
+        step = gamma if nv <= clip else gamma * clip / nv
+        x = x - step * vx
+        eta = eta - beta * veta
+        finite = bool(np.all(np.isfinite(x)) and math.isfinite(eta))
+        if len(xs) == chunk or t == max_iter - 1 or not finite:
+            sq = full_gradient_sq_norms(data, np.array(xs), np.array(es))
+            if not np.all(np.isfinite(sq)):
+                return ComplexityRun(False, done_n, spent)
+            T, done_sum = _first_average_below(sq, done_sum, done_n, eps)
+            if T is not None:
+                j = T - done_n - 1
+                return ComplexityRun(True, T, int(cost[j]), _decrease(data, x0, eta0, xs[j], es[j]))
+            done_n += len(xs)
+            xs, es, cost = [], [], []
+        if not finite:
+            break
+    return ComplexityRun(False, done_n, spent)
+
+
+def per_sample_gradient_moments(data: DROData, x: np.ndarray, eta: float) -> tuple[float, float, float, float]:
+    r"""Exact noise of one-sample gradients of $L$ at $(x, \eta)$ under the uniform $P$ on the data.
+
+    Returns:
+        $(\mathbb E\|g_x - \nabla_x L\|^2,\ \mathrm{Var}(g_\eta),\ \mathrm{Var}_\xi\,\ell(x;\xi),\
+        \partial_\eta L)$, with $g_x = \frac12 w\nabla\ell$, $g_\eta = 1 - \frac12 w$,
+        $w = ((\ell - \eta)/\lambda + 2)_+$ per sample (averages over the $m$ samples, no sampling).
+    """
+    r = data.A @ np.asarray(x, dtype=float) - data.y
+    q = 1.0 + 0.5 * r * r
+    loss = np.log(q)
+    w = np.maximum((loss - eta) / data.lam + 2.0, 0.0)
+    gx = (0.5 * w * r / q)[:, None] * data.A
+    dev = gx - gx.mean(axis=0)
+    geta = 1.0 - 0.5 * w
+    return (float(np.mean(np.sum(dev * dev, axis=1))), float(np.var(geta)), float(np.var(loss)),
+            float(np.mean(geta)))

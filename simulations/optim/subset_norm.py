@@ -34,7 +34,7 @@ import numpy as np
 __all__ = [
     "NoisyQuadCos", "adagrad_coordinate_reference", "quad_cos_problem", "rate_trial", "adagrad_norm_reference", "contiguous_subsets",
     "run_adaptive", "sgd_momentum_reference", "subset_norm_run", "subspace_momentum_memory",
-    "subspace_momentum_run",
+    "subspace_momentum_run", "subspace_momentum_matrix", "momentum_matrix", "state_size",
 ]
 
 
@@ -250,3 +250,59 @@ def rate_trial(rng: np.random.Generator, problem: NoisyQuadCos, horizons: list[i
     x0 = rng.standard_normal(problem.H.shape[0])
     with np.errstate(over="ignore", invalid="ignore"):
         return [run_adaptive(problem, rng, x0, int(T), method, eta, **kwargs) for T in horizons]
+
+
+# --------------------------------------------------------------------------- matrix parameters
+def subspace_momentum_matrix(grad: Callable[[np.ndarray], np.ndarray], W0: np.ndarray, k: int, eta: float,
+                             beta1: float, n_steps: int, refresh: int = 10) -> tuple[np.ndarray, dict]:
+    r"""Subspace-Momentum on a matrix parameter $W \in \mathbb R^{m\times n}$.
+
+    Every ``refresh`` steps $P \in \mathbb R^{k\times m}$ is reset to the top-$k$ left singular
+    vectors of the current gradient (the momentum is carried over into the new subspace as
+    $P_{\rm new}P_{\rm old}^\top M$); each step $M \leftarrow \beta_1 M + (1-\beta_1)PG$,
+    $W \leftarrow W - \eta(P^\top M + G - P^\top PG)$.
+
+    Returns:
+        (final $W$, optimizer state ``{"P": (k, m), "M": (k, n)}``: the arrays kept between steps).
+
+    Raises:
+        ValueError: unless $1 \le k \le \min(m, n)$, $0 \le \beta_1 < 1$, $\eta > 0$, refresh >= 1.
+    """
+    W = np.asarray(W0, dtype=float).copy()
+    m, n = W.shape
+    if not (1 <= k <= min(m, n) and 0 <= beta1 < 1 and eta > 0 and refresh >= 1):
+        raise ValueError(f"need 1 <= k <= min(m, n), 0 <= beta1 < 1, eta > 0, refresh >= 1; got k={k}")
+    state = {"P": np.zeros((k, m)), "M": np.zeros((k, n))}
+    for t in range(int(n_steps)):
+        G = grad(W)
+        if t % refresh == 0:
+            U = np.linalg.svd(G, full_matrices=False)[0][:, :k]
+            state["M"] = U.T @ (state["P"].T @ state["M"])
+            state["P"] = U.T.copy()
+        P = state["P"]
+        PG = P @ G
+        state["M"] = beta1 * state["M"] + (1 - beta1) * PG
+        W = W - eta * (P.T @ state["M"] + G - P.T @ PG)
+    return W, state
+
+
+def momentum_matrix(grad: Callable[[np.ndarray], np.ndarray], W0: np.ndarray, eta: float, beta1: float,
+                    n_steps: int) -> tuple[np.ndarray, dict]:
+    r"""SGD with EMA momentum kept in the full space: state ``{"M": (m, n)}``.
+
+    Raises:
+        ValueError: unless $0 \le \beta_1 < 1$ and $\eta > 0$.
+    """
+    if not (0 <= beta1 < 1 and eta > 0):
+        raise ValueError("need 0 <= beta1 < 1 and eta > 0")
+    W = np.asarray(W0, dtype=float).copy()
+    state = {"M": np.zeros_like(W)}
+    for _ in range(int(n_steps)):
+        state["M"] = beta1 * state["M"] + (1 - beta1) * grad(W)
+        W = W - eta * state["M"]
+    return W, state
+
+
+def state_size(state: dict) -> int:
+    """Number of floating-point numbers an optimizer state holds (sum of its arrays' sizes)."""
+    return int(sum(np.asarray(a).size for a in state.values()))

@@ -5,16 +5,23 @@ smoothness-weighted average of the workers' last query points and moves to its m
 parameter depends on the maximal delay.  The update rule follows the authors' public code as
 summarised in the research notes; the theorems (4.5, 4.10) could not be read, so the
 convergence statement checked is the abstract's ("converges without knowing the maximal delay")
-on a deterministic problem and is marked reconstructed.  Authors as recalled by the research
-notes (not confirmed by a readable source).
+on a deterministic problem and is marked reconstructed; so is the dependence of the convergence
+time on the level of asynchrony, checked in the linear $O(\tau + 1)$ form of delay-tolerant
+incremental methods.  The stochastic setting is not checked.  Authors as recalled by the
+research notes (not confirmed by a readable source).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from simulations.optim.async_bundle import abm_run, delayed_gradient_descent, distributed_logistic
-from workbench import Bound, Paper, Param, claim
+from simulations.optim.async_bundle import (
+    abm_run,
+    delayed_gradient_descent,
+    distributed_logistic,
+    event_delays,
+)
+from workbench import Bound, Paper, Param, Rate, claim
 
 PAPER = Paper(
     slug="async_bundle",
@@ -23,6 +30,13 @@ PAPER = Paper(
     venue="ICLR 2025",
     year=2025,
     identifier="ICLR 2025 poster (OpenReview)",
+    not_checked=(
+        ("The asynchronous bundle method outperforms existing asynchronous methods "
+         "(DAve-RPG, PIAG) on regularised logistic regression over real data sets (rcv1, "
+         "epsilon).",
+         "an empirical comparison on the paper's data sets and cluster, not a mathematical "
+         "statement; the simulated delays here are not MPI asynchrony"),
+    ),
 )
 
 PARAMS = {
@@ -132,3 +146,79 @@ def undelayed_step(ctx):
         gaps.append((float(np.min(Fs)) - p.F_star) / p.F_star)
         labels.append(f"delayed GD, tau {tau}")
     return _convergence_bound(gaps, labels, taus)
+
+
+
+# --------------------------------------------------------------------------- claim 3
+DELAY_PARAMS = {
+    "n_workers": Param(3, full=3, low=2, high=16, doc="number of workers"),
+    "per_worker": Param(40, full=40, low=5, high=5000, doc="samples held by each worker"),
+    "dim": Param(6, full=6, low=1, high=200, doc="dimension of x"),
+    "mu": Param(1.0, full=1.0, low=1e-2, high=100.0, doc="l2 regularisation weight"),
+    "s_max": Param(32.0, full=64.0, low=16.0, high=128.0,
+                   doc="largest heterogeneity s (slowest worker s times slower than the fastest)"),
+    "n_levels": Param(5, full=7, low=3, high=10, doc="heterogeneity levels on a geometric grid from 1"),
+    "n_data": Param(1, full=3, low=1, high=20, doc="independent data sets"),
+}
+
+
+def _delay_run(item):
+    """ABM run to 1e-6 relative accuracy: (measured max delay, server iterations), plus the problem."""
+    p, s = item
+    run = abm_run(p, _compute_times(p.n, s), 20000, bundle_size=5, delta=1e-8, target=1e-6)
+    if float(np.min(run.F)) - p.F_star > 1e-6 * abs(p.F_star):
+        raise RuntimeError(f"ABM did not reach 1e-6 within 20000 iterations at heterogeneity {s:g}")
+    return int(run.delays.max()), len(run.F) - 1
+
+
+def _delayed_gd_run(item):
+    """Delayed gradient descent with the over-compensated step 1/(lambda_max (tau + 1)^2)."""
+    p, tau = item
+    lam = float(np.linalg.eigvalsh(p.hessian_F(p.x_star)).max())
+    Fs = delayed_gradient_descent(p, 1.0 / (lam * (tau + 1) ** 2), tau, 10**6, target=1e-6)
+    if Fs[-1] - p.F_star > 1e-6 * abs(p.F_star):
+        raise RuntimeError(f"delayed gradient descent did not reach 1e-6 at tau = {tau}")
+    return tau, len(Fs) - 1
+
+
+def _delay_evidence(ctx, control):
+    problems = [distributed_logistic(ctx.generator("data", r), ctx["n_workers"], ctx["per_worker"],
+                                     ctx["dim"], ctx["mu"]) for r in range(ctx["n_data"])]
+    levels = np.geomspace(1.0, ctx["s_max"], ctx["n_levels"])
+    if control:
+        # the maximal delay of each heterogeneity's schedule (the ABM runs see the same schedule)
+        taus = [int(event_delays(_compute_times(p.n, s), 2000).max()) for p in problems for s in levels]
+        ps = [p for p in problems for _ in levels]
+        runs = ctx.map(_delayed_gd_run, list(zip(ps, taus, strict=True)))
+    else:
+        runs = ctx.map(_delay_run, [(p, float(s)) for p in problems for s in levels])
+    sizes = [tau + 1 for tau, _ in runs]
+    costs = [k for _, k in runs]
+    return Rate(sizes, costs, exponent=1.0, relation="<=", tolerance=0.0, max_halfwidth=0.35,
+                size_name="measured maximal delay + 1", cost_name="server iterations to 1e-6 relative gap",
+                why="an O(tau + 1) dependence lets the iteration count grow at most linearly in the "
+                    "delay; counts are exact integers, so no allowance; half-width 0.35 separates 1 "
+                    "from the control's quadratic growth")
+
+
+@claim(PAPER, source="Abstract (how convergence time depends on the level of asynchrony); the "
+                     "linear dependence is the PIAG-type form of the research notes, Theorem 4.5 "
+                     "not read", evidence="rate", reconstructed=True,
+       statement=r"The number of server iterations the asynchronous bundle method needs to reach "
+       r"a fixed accuracy grows at most linearly in the maximal delay: $O(\tau + 1)$ at fixed "
+       r"problem and accuracy, with parameters that do not depend on $\tau$.",
+       method="Event-driven simulation with worker $i$ needing $s^{i/(n-1)}$ time units per "
+              "gradient, $s$ on a geometric grid; the measured maximal delay $\\tau$ and the server "
+              "iterations to $F - F^\\star \\le 10^{-6}F^\\star$ per run, on several data sets; "
+              "one-sided test of the log-log slope against 1.",
+       params=DELAY_PARAMS)
+def convergence_time_vs_delay(ctx):
+    """ABM's iteration count to a fixed accuracy grows at most linearly in the maximal delay."""
+    return _delay_evidence(ctx, False)
+
+
+@convergence_time_vs_delay.control(
+    "delayed gradient descent with the over-compensated step 1/(lambda_max (tau + 1)^2) at the "
+    "maximal delays of the same schedules: iterations grow like (tau + 1)^2")
+def _(ctx):
+    return _delay_evidence(ctx, True)

@@ -268,7 +268,8 @@ def _pep_evidence(ctx, gamma_factor):
               "$f(x^0) - f(x^N) \\le \\Delta$, against $2L\\Delta/N$.",
        params={"n_steps": Param(5, full=10, low=1, high=30, doc="number of steps N"),
                "L": Param(3.0, full=3.0, low=0.1, high=100.0, doc="Lipschitz constant of the gradient"),
-               "delta": Param(1.0, full=1.0, low=0.01, high=100.0, doc="f(x0) - f(x_N) allowed")})
+               "delta": Param(1.0, full=1.0, low=0.01, high=100.0, doc="f(x0) - f(x_N) allowed")},
+       sweeps=({"n_steps": [1, 2, 3, 4, 6, 8, 10]},))
 def pep_quadratic_reference(ctx):
     """The worst case of min_k ||grad f(x_k)||^2 over all L-smooth f is at most 2 L Delta / N."""
     return _pep_evidence(ctx, 1.0)
