@@ -257,6 +257,10 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
         ys = [p["headline"][key] for p in points] if key else [list(VERDICT_RGB).index(p["claim_verdict"]) for p in points]
         ax.plot(xs, ys, "-", color="0.6", lw=1)
         ax.scatter(xs, ys, c=colours, s=30, zorder=3)
+        if key == "value" and all(isinstance(p["headline"].get("reference"), (int, float)) for p in points):
+            ax.plot(xs, [p["headline"]["reference"] for p in points], "--", color="C1", lw=1)
+            handles.append(Line2D([], [], ls="--", color="C1"))
+            labels.append("reference")
         ax.set_xlabel(xn)
         ax.set_ylabel(key.replace("_", " ") if key else "verdict")
         if not key:
