@@ -4,6 +4,7 @@ brute-force enumeration, scipy special functions and Aer circuits against numpy 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from scipy.special import j0
 from simulations.quantum import (
     GradientOracle,
     RampSaddle,
+    SmoothedMeanEstimator,
     aer_probabilities,
     amplitude_estimation_circuit,
     binary_oracle_unitary,
@@ -25,6 +27,8 @@ from simulations.quantum import (
     estimate_distribution,
     exact_median_success,
     fejer_kernel,
+    hitting_allowance,
+    hoeffding_samples,
     input_register_probabilities,
     is_sosp,
     jordan_circuit,
@@ -33,6 +37,7 @@ from simulations.quantum import (
     linear_phases,
     log_law_slope,
     median_gradient_estimate,
+    median_runs,
     median_success,
     mode_estimate,
     numpy_probabilities,
@@ -41,9 +46,14 @@ from simulations.quantum import (
     perturbed_gd,
     phase_scale,
     qae_distributions,
+    qae_grid_size,
+    qae_median_estimates,
     quantum_oracle,
     rounded_oracle_values,
     sample_median_outcomes,
+    smoothed_moments,
+    smoothed_sgd,
+    smoothing_parameters,
     worst_case_success,
 )
 from simulations.quantum.emulator import EXACT_QUANTILE_MAX_N, _sinc2_cdf
@@ -360,3 +370,128 @@ def test_pagd_tolerates_a_larger_trap_than_pgd():
     assert all(escape_trial(rng, "zeroth", 0.08, 2, 1024, "pagd") for _ in range(3))
     assert not any(escape_trial(rng, "zeroth", 0.08, 2, 1024, "pgd") for _ in range(3))
     assert not any(escape_trial(rng, "zeroth", 0.08, 2, 2**17, "pagd") for _ in range(3))
+
+
+# --------------------------------------------------------------------------- smoothed SGD (claim iii)
+def _two_branch_law(a: float, M: int) -> np.ndarray:
+    """Outcome law of amplitude estimation over Z_M from the state itself (numpy FFT): after
+    Lambda_M(Q) the counting register carries exp(+-2 i theta j) on two orthogonal branches of
+    weight 1/2, and the inverse Fourier transform over Z_M is applied to each."""
+    theta = np.arcsin(np.sqrt(a))
+    j = np.arange(M)
+    p = np.zeros(M)
+    for sign in (1, -1):
+        amp = np.fft.fft(np.exp(sign * 2j * theta * j)) / M  # F_M^{-1}: sum_j e^{-2 pi i j y / M} ...
+        p += 0.5 * np.abs(amp) ** 2
+    return p
+
+
+def test_two_branch_law_matches_aer_for_a_power_of_two():
+    for a in (0.2, 0.5, 0.731):
+        probs, _ = qae_distributions([a], 4)
+        _, p_aer = estimate_distribution(probs[0], 4)
+        np.testing.assert_allclose(p_aer, _two_branch_law(a, 16), atol=1e-10)
+
+
+@pytest.mark.parametrize("M", [12, 37, 1500])
+def test_qae_single_run_estimates_follow_the_law_over_any_integer_grid(M):
+    rng = np.random.default_rng(M)
+    a = 0.5 + 0.0137
+    law = _two_branch_law(a, M)
+    values = np.sin(np.pi * np.arange(M) / M) ** 2
+    est = qae_median_estimates(np.full(200000, a), M, 1, rng)
+    # compare the laws of the estimate on a few quantiles of its value (values repeat for y, M - y)
+    for t in np.quantile(values[law > 1e-4], [0.2, 0.5, 0.8]):
+        expected = law[values <= t + 1e-12].sum()
+        tv_allowance = 2 / M if M > EXACT_QUANTILE_MAX_N else 0.0  # documented sinc approximation
+        assert abs(np.mean(est <= t + 1e-12) - expected) < 5 * np.sqrt(0.25 / est.size) + tv_allowance
+
+
+def test_qae_grid_size_is_the_least_integer_meeting_the_radius():
+    for acc, B in [(0.1, 1.0), (0.0123, 2.0), (1e-3, 2.0)]:
+        M = qae_grid_size(acc, B)
+        radius = lambda k, B=B: 2 * B * (np.pi / k + np.pi**2 / k**2)  # noqa: E731
+        assert radius(M) <= acc < radius(M - 1)
+    assert qae_grid_size(0.1, 1.0) != 2 ** int(np.log2(qae_grid_size(0.1, 1.0)))  # not a power of 2
+
+
+def test_hoeffding_samples_and_median_runs_by_hand():
+    assert hoeffding_samples(0.1, 1.0, 0.05) == 738  # 2 ln(40) / 0.01 = 737.78
+    q = 1 - 8 / np.pi**2
+    for delta in (0.1, 1e-3):
+        R = median_runs(delta)
+        tail = lambda r: sum(math.comb(r, k) * q**k * (1 - q) ** (r - k) for k in range(r // 2 + 1, r + 1))  # noqa: E731
+        assert R % 2 == 1 and tail(R) <= delta and (R == 1 or tail(R - 2) > delta)
+    assert median_runs(1e-3) == 21
+
+
+def test_smoothed_moments_against_closed_form_and_quad():
+    pr = RampSaddle(2, 0.03, w=0.05)
+    x, sigma = np.array([0.02, 0.4]), 0.016  # the largest smoothing radius the runs use (eps = 0.05, d = 2)
+    mean, var = smoothed_moments(pr, x, sigma, B=100.0)
+    z = x[1]
+    assert mean[1] == pytest.approx(z**3 + 3 * sigma**2 * z - z, abs=1e-12)  # E[(z + s u)^3 - (z + s u)]
+    from scipy.integrate import quad
+
+    def ramp(t):
+        u = (x[0] + sigma * t) / pr.w
+        return 2 * pr.eps * u / np.sqrt(1 + u * u)
+
+    m0 = quad(lambda t: ramp(t) * stats.norm.pdf(t), -12, 12, points=[-x[0] / sigma])[0]
+    v0 = quad(lambda t: (ramp(t) - m0) ** 2 * stats.norm.pdf(t), -12, 12, points=[-x[0] / sigma])[0]
+    assert mean[0] == pytest.approx(m0, abs=1e-12)
+    assert var[0] == pytest.approx(v0, rel=1e-3)
+    clipped, _ = smoothed_moments(pr, np.array([0.0, 3.0]), 0.0, B=2.0)
+    assert clipped[1] == 2.0  # 3^3 - 3 = 24 clipped to B
+
+
+def test_smoothed_sgd_reaches_sosp_and_counts_queries_exactly():
+    for estimator in ("quantum", "classical"):
+        pr = RampSaddle(2, 0.05, delta_f=0.25, w=0.05)
+        run = smoothed_sgd(pr, estimator, np.random.default_rng(3))
+        assert run.hit_iteration is not None
+        p = smoothing_parameters(pr)
+        M, n, R = qae_grid_size(p["accuracy"], 2.0), hoeffding_samples(p["accuracy"], 2.0), 21
+        per_step = 2 * R * (2 * M - 1) if estimator == "quantum" else R * n
+        assert run.calls_per_step == per_step
+        assert run.hit_queries == run.hit_iteration * per_step
+        # the ramp of length delta_f / (2 eps) = 2.5 at speed eta * 2 eps = eps per step: ~50 steps
+        assert 40 <= run.hit_iteration <= 65
+
+
+def test_hitting_allowance_two_point_slope():
+    e = np.array([0.04, 0.004])
+    s = 2 * 0.05 * e / (np.sqrt(3) * 0.25)
+    expected = (np.log(1 - s[1]) - np.log(1 - s[0])) / (np.log(1 / e[1]) - np.log(1 / e[0]))
+    assert hitting_allowance(e, 0.05, 0.25) == pytest.approx(expected, rel=1e-10)
+
+
+def test_smoothing_bad_inputs_raise():
+    with pytest.raises(ValueError):
+        qae_grid_size(0.0, 1.0)
+    with pytest.raises(ValueError):
+        hoeffding_samples(0.1, 1.0, 1.5)
+    with pytest.raises(ValueError):
+        median_runs(0.1, success=0.4)
+    with pytest.raises(ValueError):
+        qae_median_estimates([0.5], 16, 4, np.random.default_rng(0))
+    with pytest.raises(ValueError):
+        SmoothedMeanEstimator("magic", 0.1, 2.0, 0.01)
+    with pytest.raises(ValueError):
+        smoothed_moments(RampSaddle(2, 0.05), np.zeros(2), -1.0, 2.0)
+
+
+def test_budgets_deliver_the_accuracy_and_match_the_circuit_count():
+    rng = np.random.default_rng(11)
+    acc, B = 0.005, 2.0
+    for m in (3, 5):  # 2M - 1 calls per run, as counted on the amplitude-estimation circuit
+        est = SmoothedMeanEstimator("quantum", 0.0, B, 2 * B * (np.pi / 2**m + np.pi**2 / 4**m), runs=1)
+        assert est.M == 2**m and est.calls_per_step(1) == count_state_preparation_calls(
+            amplitude_estimation_circuit(0.5, m))
+    M, R = qae_grid_size(acc, B), median_runs(1e-3)
+    means = rng.uniform(-0.1, 0.1, size=4000)
+    est = 2 * B * qae_median_estimates((means + B) / (2 * B), M, R, rng) - B
+    # BHMT Theorem 12 per run (>= 8/pi^2) and the median over R runs: failure <= 1e-3
+    assert np.mean(np.abs(est - means) > acc) <= 1e-3 + 3 * np.sqrt(1e-3 / means.size)
+    n = hoeffding_samples(acc, B)
+    assert n == math.ceil(2 * B * B * math.log(2 / (1 - 8 / np.pi**2)) / acc**2)

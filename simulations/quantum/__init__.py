@@ -7,6 +7,8 @@ median, and exact samplers for registers far beyond statevector sizes.
 ``amplitude``: canonical quantum amplitude (mean) estimation as a circuit.
 ``noise``: the largest oracle noise PGD tolerates (trap adversaries, bisection on the success
 rate with Wilson intervals).
+``smoothing``: perturbed SGD on the Gaussian smoothing with quantum (amplitude estimation over
+any integer grid) or classical (sample mean) estimation of the stochastic gradient's mean.
 ``sosp``: perturbed gradient descent and perturbed accelerated gradient descent driven by
 counted gradient oracles (first order, finite differences, emulated Jordan), and the exact
 second-order stationarity test.
@@ -70,6 +72,18 @@ from .noise import (
     wilson_interval,
     zeroth_order_noise,
 )
+from .smoothing import (
+    SGDRun,
+    SmoothedMeanEstimator,
+    hitting_allowance,
+    hoeffding_samples,
+    median_runs,
+    qae_grid_size,
+    qae_median_estimates,
+    smoothed_moments,
+    smoothed_sgd,
+    smoothing_parameters,
+)
 from .sosp import (
     GradientOracle,
     RampSaddle,
@@ -99,4 +113,6 @@ __all__ = [
     "perturbed_gd", "pgd_parameters", "quantum_oracle", "run_to_sosp",
     "Bisection", "bisect_threshold", "curvature_grid_width", "escape_trial", "log_factor_slope", "measure_threshold",
     "jordan_circuit_diagram", "noise_per_bin", "pgd_log_factor", "success_count", "wilson_interval", "zeroth_order_noise",
+    "SGDRun", "SmoothedMeanEstimator", "hitting_allowance", "hoeffding_samples", "median_runs",
+    "qae_grid_size", "qae_median_estimates", "smoothed_moments", "smoothed_sgd", "smoothing_parameters",
 ]
