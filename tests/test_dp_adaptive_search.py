@@ -71,35 +71,3 @@ def test_copies_needed_is_minimal_and_grows():
     assert 50 * (1 - correct_answer_probability(m, eps0, 0.9, 10)) <= 0.05
     assert 50 * (1 - correct_answer_probability(m - 1, eps0, 0.9, 10)) > 0.05
     assert copies_needed(200, 1.0, 1e-6, 0.9, 10, 0.05) > m
-
-
-# ----------------------------------------------------------------------------- adaptive c-ANN
-def test_projected_search_matches_brute_force_projection():
-    from simulations.privacy import ProjectedSearch
-    rng = np.random.default_rng(0)
-    X, q = rng.standard_normal((15, 8)), rng.standard_normal(8)
-    ps = ProjectedSearch(np.random.default_rng(1), X, 5, 3)
-    for j in range(5):
-        S = ps.S[3 * j: 3 * j + 3]
-        assert ps.copy_answers(q)[j] == np.argmin(np.linalg.norm((X - q) @ S.T, axis=1))
-
-
-def test_private_vote_with_large_epsilon_is_the_plurality():
-    from simulations.privacy import private_vote
-    rng = np.random.default_rng(2)
-    assert all(private_vote(rng, [3, 3, 3, 1, 0], 6, 200.0) == 3 for _ in range(20))
-
-
-def test_hard_query_geometry_and_the_attack_bookkeeping():
-    from simulations.privacy import hard_query, is_approximate_neighbour, resubmission_attack
-    rng = np.random.default_rng(3)
-    X = rng.standard_normal((10, 5))
-    q = hard_query(rng, X, fraction=0.4, jitter=0.0)
-    d = np.sort(np.linalg.norm(X - q, axis=1))
-    assert d[1] / d[0] == pytest.approx(1.5, rel=1e-12)        # the neighbour is 1.5x farther
-    nearest = int(np.argmin(np.linalg.norm(X - q, axis=1)))
-    assert is_approximate_neighbour(X, q, nearest, 1.2)
-    exact = lambda q: int(np.argmin(np.linalg.norm(X - q, axis=1)))  # noqa: E731
-    farthest = lambda q: int(np.argmax(np.linalg.norm(X - q, axis=1)))  # noqa: E731
-    assert resubmission_attack(rng, X, exact, 30, 1.2) == 0
-    assert resubmission_attack(rng, X, farthest, 30, 1.2) == 30

@@ -153,3 +153,26 @@ def test_isolated_rows_instance_structure():
         support = np.nonzero(A[row])[0]
         np.testing.assert_array_equal(support, 94 + 3 * i + np.arange(3))
         assert not np.any(A[:, support][np.arange(6) != row])
+
+
+def test_p2_cost_through_the_gram_matrix_matches_the_wide_least_squares_solution():
+    rng = np.random.default_rng(5)
+    A, b = rng.standard_normal((6, 500)), rng.standard_normal(6)
+    x, *_ = np.linalg.lstsq(A, b, rcond=None)                      # minimum-norm solution (SVD)
+    assert lp_regression_cost(A, b, 2.0) == pytest.approx(np.linalg.norm(x), rel=1e-10)
+    # rank-deficient A (a path graph's incidence) with b in its range: resistance distance 3 between ends
+    B = incidence_matrix(nx.path_graph(4))
+    assert lp_regression_cost(B, st_demand(nx.path_graph(4), 0, 3), 2.0) == pytest.approx(math.sqrt(3.0), rel=1e-10)
+
+
+def test_wrong_rescaling_biases_the_q_norm():
+    # keeping every column with probability pi = 1/8 and rescaling by pi^(-1/2) instead of pi^(-1/q), q = 3:
+    # E ||A'^T y||_q^q = pi^(1 - q/2) ||A^T y||_q^q = 8^(1/2) ||A^T y||_q^q
+    rng = np.random.default_rng(6)
+    A, y = rng.standard_normal((3, 40_000)), rng.standard_normal(3)
+    pi = np.full(A.shape[1], 1 / 8)
+    right, _ = sample_columns(rng, A, pi, 3.0)
+    wrong, _ = sample_columns(rng, A, pi, 3.0, rescale_power=0.5)
+    full = np.sum(np.abs(A.T @ y) ** 3)
+    assert np.sum(np.abs(right.T @ y) ** 3) / full == pytest.approx(1.0, rel=0.05)
+    assert np.sum(np.abs(wrong.T @ y) ** 3) / full == pytest.approx(math.sqrt(8.0), rel=0.05)

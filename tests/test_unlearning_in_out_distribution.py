@@ -268,3 +268,15 @@ def test_unlearning_nothing_costs_nothing():
     from simulations.unlearning import ridge_unlearning_excess, sphere_ridge_data
     X, y, ts = sphere_ridge_data(np.random.default_rng(2), 100, 3)
     assert ridge_unlearning_excess(X, y, 0.1, [], 0, 1.0, 2.0, 1.0, 1 / 3, ts) == pytest.approx(0.0, abs=1e-14)
+
+
+def test_capacity_censored_at_the_search_cap_raises():
+    # a strongly regularised instance whose risk budget never binds below n/2: the capacity check must
+    # raise instead of fitting the cap n/2 (slope 1 by construction)
+    import theorems.iclr2025.unlearning_in_out_distribution as module
+    import workbench as wb
+
+    res = wb.run_claim(module.deletion_capacity_linear_in_n, profile="quick", seed=0,
+                       params={"mu": 1.0, "sizes": (250, 2500)})
+    assert res.outcome.verdict is wb.Verdict.ERROR
+    assert "censored at the search cap" in res.outcome.decision.summary

@@ -39,12 +39,3 @@ __all__ += [
     "advanced_composition", "copies_needed", "correct_answer_probability", "per_query_epsilon",
     "vote_aggregation_probabilities", "vote_neighbours",
 ]
-from .adaptive_search import (  # noqa: E402
-    ProjectedSearch,
-    hard_query,
-    is_approximate_neighbour,
-    private_vote,
-    resubmission_attack,
-)
-
-__all__ += ["ProjectedSearch", "hard_query", "is_approximate_neighbour", "private_vote", "resubmission_attack"]

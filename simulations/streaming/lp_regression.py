@@ -62,7 +62,11 @@ def lp_regression_cost(A, b, p: float, nonnegative: bool = False) -> float:
     if d == 0:
         return 0.0 if not np.any(b) else math.inf
     if p == 2:
-        x, *_ = np.linalg.lstsq(A, b, rcond=None)
+        # minimum-norm solution x = A^T (A A^T)^+ b through the n x n Gram matrix (n <= d here: much
+        # faster than a wide least-squares solve; the same x, since A^T y does not depend on which
+        # solution y of A A^T y = b is taken)
+        y, *_ = np.linalg.lstsq(A @ A.T, b, rcond=None)
+        x = A.T @ y
         if np.linalg.norm(A @ x - b) > 1e-8 * max(1.0, np.linalg.norm(b)):
             return math.inf
         return float(np.linalg.norm(x))
@@ -122,7 +126,7 @@ def lewis_weights(A, q: float, iterations: int = 200, tol: float = 1e-10) -> np.
     w = np.ones(A.shape[1])
     for _ in range(iterations if q != 2 else 1):
         G = _pinv_psd((A * w ** (1 - 2 / q)) @ A.T)
-        new = np.maximum(np.einsum("ij,ik,kj->j", A, G, A), 0.0) ** (q / 2)
+        new = np.maximum(np.sum(A * (G @ A), axis=0), 0.0) ** (q / 2)
         done = np.max(np.abs(new - w)) <= tol * max(1.0, np.max(w))
         w = new
         if done:
@@ -204,8 +208,8 @@ def online_leverage_sampling(rng: np.random.Generator, A, oversampling: float, r
 
     Online row sampling of Cohen, Musco & Pachocki (APPROX 2016), applied to the columns: column j
     arrives, its score is tau_j = a_j^T (M + a_j a_j^T)^{-1} a_j with M = ridge I + sum over the
-    columns kept before it of a_i a_i^T / pi_i (only the sparse sample is stored: an n x n inverse
-    kept by Woodbury updates, and the kept columns); it is kept with probability
+    columns kept before it of a_i a_i^T / pi_i (only the sparse sample is stored: M, its n x n
+    inverse recomputed after each block, and the kept columns); it is kept with probability
     pi_j = min(1, oversampling tau_j) and rescaled by pi_j^{-1/2} (the q = 2 rescaling).  Columns
     are read in blocks of ``block`` whose scores use M from before the block: M is then smaller in
     the PSD order, so each score is at least the column-by-column one (sampling only more).  The
@@ -227,7 +231,7 @@ def online_leverage_sampling(rng: np.random.Generator, A, oversampling: float, r
     if not (oversampling > 0 and ridge > 0 and block >= 1):
         raise ValueError("need oversampling > 0, ridge > 0 and block >= 1")
     n, d = A.shape
-    Minv = np.eye(n) / ridge
+    M, Minv = ridge * np.eye(n), np.eye(n) / ridge
     kept, scale = [], []
     u = rng.uniform(size=d)
     for start in range(0, d, block):
@@ -241,10 +245,10 @@ def online_leverage_sampling(rng: np.random.Generator, A, oversampling: float, r
         take = u[cols] < pi
         kept.extend(cols[take].tolist())
         scale.extend((pi[take] ** -0.5).tolist())
-        if uniform_probability is None and take.any():   # M <- M + B_K diag(1/pi_K) B_K^T (Woodbury)
+        if uniform_probability is None and take.any():   # M <- M + B_K diag(1/pi_K) B_K^T, then invert (n x n)
             BK, pK = B[:, take], pi[take]
-            MB = Minv @ BK
-            Minv -= MB @ np.linalg.solve(np.diag(pK) + BK.T @ MB, MB.T)
+            M += (BK / pK) @ BK.T
+            Minv = np.linalg.inv(M)
             Minv = (Minv + Minv.T) / 2
     kept_idx = np.asarray(kept, dtype=int)
     return A[:, kept_idx] * np.asarray(scale), kept_idx
@@ -269,8 +273,10 @@ def lp_regression_cost_dual(A, b, p: float) -> float:
     nb = np.linalg.norm(b)
     if nb == 0:
         raise ValueError("b = 0 has cost 0; nothing to solve")
-    x, *_ = np.linalg.lstsq(A, b, rcond=None)
-    if np.linalg.norm(A @ x - b) > 1e-8 * nb:          # b outside the column space: A x = b infeasible
+    # minimum-norm solution x = A^T (A A^T)^+ b through the n x n Gram matrix (n << d: much faster
+    # than a wide least-squares solve); b outside the column space leaves a residual
+    y, *_ = np.linalg.lstsq(A @ A.T, b, rcond=None)
+    if np.linalg.norm(A @ (A.T @ y) - b) > 1e-8 * nb:  # b outside the column space: A x = b infeasible
         return math.inf
     q = holder_conjugate(p)
     y0 = b / nb**2

@@ -196,24 +196,30 @@ def directed_flows(ctx):
 
 # --------------------------------------------------------------------------- one pass
 def one_pass_trial(rng: np.random.Generator, A, b, optimum: float, epsilon: float, oversampling: float,
-                   ridge: float, block: int, max_columns: float, uniform_probability: float | None) -> bool:
-    """One pass of the online sampler: (1 +- eps) cost on at most max_columns kept columns?"""
+                   ridge: float, block: int, max_columns: float, uniform_probability: float | None,
+                   rescale: bool) -> bool:
+    """One pass of the online sampler: (1 +- eps) cost on at most max_columns kept columns?
+
+    rescale False: the kept columns are used as they are, without the pi^{-1/2} reweighting (a control).
+    """
     As, kept = online_leverage_sampling(rng, A, oversampling, ridge, block, uniform_probability)
+    if not rescale:
+        As = A[:, kept]
     return bool(abs(lp_regression_cost(As, b, 2.0) / optimum - 1) <= epsilon and kept.size <= max_columns)
 
 
-def _one_pass(ctx, uniform: bool) -> Proportion:
+def _one_pass(ctx, uniform: bool = False, rescale: bool = True) -> Proportion:
     n, d, eps, lam = ctx["n"], ctx["d"], ctx["epsilon"], ctx["ridge"]
     A, b = coherent_instance(ctx.generator("one-pass instance"), n, d, 2.0)
     optimum = lp_regression_cost(A, b, 2.0)
     oversampling = OVERSAMPLING_CONSTANT * math.log(n) / eps**2
     # sum of the online ridge leverage scores <= ln det(A A^T + lam I) / det(lam I) <= n ln(1 + ||A||^2 / lam)
     max_columns = oversampling * n * math.log(1 + np.linalg.norm(A, 2) ** 2 / lam)
-    # the uniform control keeps 70% of the column budget in expectation: more columns than the online
-    # sampler (about 65% on this instance), yet rarely above the budget, so it fails on accuracy alone
-    rate = 0.7 * max_columns / d if uniform else None
+    # the uniform control keeps 90% of the column budget in expectation: more columns than the online
+    # sampler (about 86% on this instance), yet rarely above the budget, so it fails on accuracy alone
+    rate = min(1.0, 0.9 * max_columns / d) if uniform else None
     ok = ctx.trials(one_pass_trial, ctx["trials"], A, b, optimum, eps, oversampling, lam, ctx["block"],
-                    max_columns, rate, label="passes")
+                    max_columns, rate, rescale, label="passes")
     return Proportion(int(np.sum(ok)), len(ok), 0.9, relation=">=", level=0.95,
                       why="Wilson 95% interval on the success frequency; 0.9 is the 'with high probability' tested; "
                           "C = 3 fixed in advance as for the offline sampler",
@@ -225,39 +231,48 @@ def _one_pass(ctx, uniform: bool) -> Proportion:
        "O~(eps^-2 n) columns with (1 +- eps) cost (p = 2; the online sampler is our reconstruction)",
        evidence="proportion", reconstructed=True,
        params={"n": Param(10, full=10, low=2, high=200, doc="rows of A (constraints)"),
-               "d": Param(10_000, full=20_000, low=100, high=10**6, doc="columns of A (stream length)"),
-               "epsilon": Param(0.3, low=0.01, high=0.9, doc="target relative accuracy of the cost"),
+               "d": Param(100_000, full=200_000, low=100, high=10**7, doc="columns of A (stream length)"),
+               "epsilon": Param(0.2, low=0.01, high=0.9, doc="target relative accuracy of the cost"),
                "ridge": Param(0.01, low=1e-8, high=10.0, doc="regularisation lambda of the online scores"),
-               "block": Param(128, low=1, high=10**4, doc="columns read per block (scores from M before the block)"),
+               "block": Param(512, low=1, high=10**4, doc="columns read per block (scores from M before the block)"),
                "trials": Param(40, full=200, low=10, high=10**5, doc="independent passes")},
        statement=r"In one pass over the columns, keeping column $j$ with probability $\pi_j=\min(1,C\varepsilon^{-2}\ln(n)"
        r"\,\tau_j)$, $\tau_j$ its online ridge leverage score against the columns kept so far, and rescaling it by "
        r"$\pi_j^{-1/2}$, gives with high probability an instance on $O(\varepsilon^{-2}n\log n\log(\|A\|^2/\lambda))$ "
        r"columns whose least-norm cost is within $(1\pm\varepsilon)\,\mathrm{OPT}_2$.",
-       method="Coherent instance with the n coordinate columns arriving last; the sampler stores only an n x n "
-       "inverse and the kept columns (Woodbury updates per block of 128 columns); exact OPT_2 of the full and of the "
-       "sparse instance; C = 3.")
+       method="Coherent instance (n = 10, d = 100000) with the n coordinate columns arriving last; the sampler stores "
+       "only M = lambda I + the kept columns' outer products, its n x n inverse (updated per block of 512 columns) and the "
+       "kept columns (about 8% of the stream at eps = 0.2); exact OPT_2 of the full and of the sparse instance; C = 3.")
 def one_pass_sampler_preserves_l2_cost(ctx):
     """A one-pass online-leverage sampler keeps a small reweighted instance with the right least-norm cost."""
-    return _one_pass(ctx, uniform=False)
+    return _one_pass(ctx)
 
 
-@one_pass_sampler_preserves_l2_cost.control("one-pass uniform sampling (70% of the column budget in expectation, "
+@one_pass_sampler_preserves_l2_cost.control("one-pass uniform sampling (90% of the column budget in expectation, "
                                              "more columns than the online sampler keeps)")
 def one_pass_uniform(ctx):
     return _one_pass(ctx, uniform=True)
 
 
+@one_pass_sampler_preserves_l2_cost.control("the kept columns without the pi^(-1/2) rescaling: the diffuse columns' "
+                                            "share of A A^T shrinks by their sampling probability and the cost rises")
+def one_pass_without_rescaling(ctx):
+    return _one_pass(ctx, rescale=False)
+
+
 # --------------------------------------------------------------------------- p in (1, 2)
+BUDGET_SLACK = 0.25   # the column budget is (1 + slack) C eps^-2 ln(n) n^(q/2), fixed in advance
+
+
 def p_between_trial(rng: np.random.Generator, A, b, p: float, probabilities, optimum: float, epsilon: float,
-                    max_columns: float) -> bool:
+                    max_columns: float, rescale_power: float | None) -> bool:
     """One sparsification for 1 < p < 2: (1 +- eps) cost (Hölder dual) on at most max_columns columns?"""
-    As, kept = sample_columns(rng, A, probabilities, holder_conjugate(p))
+    As, kept = sample_columns(rng, A, probabilities, holder_conjugate(p), rescale_power)
     cost = lp_regression_cost_dual(As, b, p) if kept.size else math.inf
     return bool(abs(cost / optimum - 1) <= epsilon and kept.size <= max_columns)
 
 
-def _p_between(ctx, uniform: bool) -> Proportion:
+def _p_between(ctx, uniform: bool = False, rescale_power: float | None = None) -> Proportion:
     n, d, eps, p = ctx["n"], ctx["d"], ctx["epsilon"], ctx["p"]
     q = holder_conjugate(p)
     A, b = isolated_rows_instance(ctx.generator("p in (1,2) instance"), n, d, ctx["isolated_rows"], 4)
@@ -266,34 +281,48 @@ def _p_between(ctx, uniform: bool) -> Proportion:
     pi = sampling_probabilities(lewis_weights(A, q), oversampling)
     if uniform:
         pi = np.full(d, pi.sum() / d)                # same expected number of columns
-    max_columns = OVERSAMPLING_CONSTANT * math.log(n) / eps**2 * n ** (q / 2)
-    ok = ctx.trials(p_between_trial, ctx["trials"], A, b, p, pi, optimum, eps, max_columns, label="samples")
+    # E[kept] = sum pi <= C eps^-2 ln(n) n^(q/2) (the Lewis weights sum to n); the slack covers the
+    # fluctuation: Chernoff P(kept > (1 + s) mean) <= exp(-s^2 mean / (2 + s)) < 1e-3 for mean >= 250
+    expected_max = OVERSAMPLING_CONSTANT * math.log(n) / eps**2 * n ** (q / 2)
+    max_columns = (1 + BUDGET_SLACK) * expected_max
+    ok = ctx.trials(p_between_trial, ctx["trials"], A, b, p, pi, optimum, eps, max_columns, rescale_power,
+                    label="samples")
     return Proportion(int(np.sum(ok)), len(ok), 0.9, relation=">=", level=0.95,
                       why="Wilson 95% interval on the success frequency; 0.9 is the 'with high probability' tested; "
-                          "C = 3 fixed in advance as for p >= 2",
-                      event=f"(1 +- {eps}) cost on <= C eps^-2 ln(n) n^(q/2) = {max_columns:.0f} of {d} columns")
+                          f"C = 3 and the budget slack {BUDGET_SLACK:g} over the largest expected sample size fixed in "
+                          f"advance; expected kept columns {pi.sum():.0f} of {d}",
+                      event=f"(1 +- {eps}) cost on <= (1 + {BUDGET_SLACK:g}) C eps^-2 ln(n) n^(q/2) = "
+                            f"{max_columns:.0f} of {d} columns")
 
 
 @claim(PAPER, source="Abstract: 'This extends to p in (1, 2) with O~(eps^2 n^{q/2}) columns' (eps^2 read as eps^-2); "
        "sampler reconstructed", evidence="proportion", reconstructed=True,
-       params={"n": Param(10, full=16, low=2, high=200, doc="rows of A (constraints)"),
-               "d": Param(4000, full=8000, low=100, high=10**6, doc="columns of A (stream length)"),
-               "p": Param(1.5, low=1.05, high=1.95, doc="the norm p in (1, 2) (q = p/(p-1) in (2, 4) for the Lewis fixed point)"),
-               "epsilon": Param(0.5, low=0.01, high=0.9, doc="target relative accuracy of the cost"),
-               "isolated_rows": Param(3, low=0, high=100, doc="rows carried by only 4 columns each"),
+       params={"n": Param(10, full=10, low=2, high=200, doc="rows of A (constraints; more than isolated_rows)"),
+               "d": Param(40_000, full=80_000, low=100, high=10**6, doc="columns of A (stream length)"),
+               "p": Param(1.5, low=1.34, high=1.95,
+                          doc="the norm p in (4/3, 2) (q = p/(p-1) in (2, 4), where the Lewis fixed point contracts)"),
+               "epsilon": Param(0.2, low=0.01, high=0.9, doc="target relative accuracy of the cost"),
+               "isolated_rows": Param(3, low=1, high=100, doc="rows carried by only 4 columns each"),
                "trials": Param(40, full=200, low=10, high=10**5, doc="independent samplings")},
        statement=r"For $p\in(1,2)$ ($q=p/(p-1)>2$), keeping column $j$ with probability $\min(1, C\varepsilon^{-2}\ln(n)\,"
        r"n^{q/2-1}w_j)$, $w$ the $\ell_q$ Lewis weights (which sum to $n$), and rescaling it by $\pi_j^{-1/q}$ gives with "
        r"high probability an instance on $O(\varepsilon^{-2}n^{q/2}\log n)$ columns with cost within "
        r"$(1\pm\varepsilon)\,\mathrm{OPT}_p$.",
-       method="p = 1.5 (q = 3) on an instance whose last 3 rows are each carried by 4 columns only; OPT_p of the full "
-       "and of the sparse instance through the Hölder dual (n-dimensional BFGS, checked against cvxpy in the unit "
-       "tests); C = 3.")
+       method="p = 1.5 (q = 3), n = 10, d = 40000 (about 10% of the columns kept at eps = 0.2), the last 3 rows each "
+       "carried by 4 columns only; OPT_p of the full and of the sparse instance through the Hölder dual (n-dimensional "
+       "BFGS, checked against cvxpy in the unit tests); C = 3; budget 1.25 C eps^-2 ln(n) n^(q/2) columns.")
 def lewis_sampling_preserves_lp_cost_p_below_2(ctx):
     """l_q-Lewis-weight sampling with n^{q/2} columns preserves the l_p cost for p in (1, 2)."""
-    return _p_between(ctx, uniform=False)
+    return _p_between(ctx)
 
 
-@lewis_sampling_preserves_lp_cost_p_below_2.control("uniform instead of Lewis-weight sampling (same expected count)")
+@lewis_sampling_preserves_lp_cost_p_below_2.control("uniform instead of Lewis-weight sampling (same expected count): "
+                                                    "the isolated rows' columns are missed")
 def uniform_sampling_p_below_2(ctx):
     return _p_between(ctx, uniform=True)
+
+
+@lewis_sampling_preserves_lp_cost_p_below_2.control("kept columns rescaled by pi^(-1/2) (the q = 2 rescaling) instead "
+                                                    "of pi^(-1/q): ||A'^T y||_q is biased upwards and the cost down")
+def wrong_rescaling_p_below_2(ctx):
+    return _p_between(ctx, rescale_power=0.5)
