@@ -96,6 +96,13 @@ def test_rate_refutes_wrong_exponent_and_needs_a_decade():
     assert decide(Rate(short, short**-1.0, exponent=-1.0, why="exact")).verdict is V.INCONCLUSIVE
 
 
+def test_rate_of_constant_costs_is_an_exact_zero_slope():
+    n = np.array([10, 100, 1000, 10000.0])
+    flat = np.full(n.shape, 3.0)
+    assert decide(Rate(n, flat, exponent=1.0, why="exact")).verdict is V.REFUTED
+    assert decide(Rate(n, flat, exponent=0.0, relation="<=", why="exact")).verdict is V.VERIFIED
+
+
 def test_rate_too_noisy_is_inconclusive():
     rng = np.random.default_rng(3)
     n = np.array([10, 100, 1000.0])

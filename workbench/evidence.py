@@ -417,11 +417,15 @@ class Rate(Evidence):
         x = np.log(_as_array(self.sizes, "sizes").ravel())
         y = np.log(_as_array(self.costs, "costs").ravel())
         n = x.size
-        res = stats.linregress(x, y)
-        se = float(res.stderr) if n > 2 else float("inf")
-        # Exact power laws give a zero-width interval; floor it at the float error of the fit.
+        xc = x - x.mean()
+        slope = float(xc @ (y - y.mean()) / (xc @ xc))
+        intercept = float(y.mean() - slope * x.mean())
+        residual = y - (intercept + slope * x)
+        se = float(np.sqrt(residual @ residual / (n - 2) / (xc @ xc))) if n > 2 else float("inf")
+        # Exact power laws (constant costs too) give a zero-width interval; floor it at the float
+        # error of the fit.
         half = max(float(stats.t.ppf(0.5 + self.level / 2, n - 2)) * se, 1e-9)
-        return float(res.slope), float(res.intercept), se, half
+        return slope, intercept, se, half
 
     def decide(self) -> Decision:
         _require_reason(self.why, "rate")
