@@ -2,8 +2,8 @@
 
 joblib hashes a cached function's own code, not the functions it calls.  The key here covers
 the claim's module and every ``simulations`` module it reaches (through the objects its module
-imports, followed transitively), plus the parameters, the seed, the profile and the versions of
-the numerical packages.  Beside the cache, the last key of each claim is kept, so a miss can say
+imports, followed transitively), the engine modules that seed its streams and decide its verdict,
+plus the parameters, the seed, the profile and the versions of the numerical packages.  Beside the cache, the last key of each claim is kept, so a miss can say
 why the claim runs again.
 """
 
@@ -56,10 +56,16 @@ def code_modules(claim: Claim) -> list[types.ModuleType]:
     return [seen[k] for k in sorted(seen)]
 
 
+ENGINE_MODULES = ("workbench.context", "workbench.evidence", "workbench.execute")
+
+
 def code_digests(claim: Claim) -> dict[str, str]:
-    """SHA-256 (16 hex digits) of the source of each module the claim's computation uses."""
+    """SHA-256 (16 hex digits) of the source of each module the claim's computation uses,
+    and of the engine modules that draw its random streams and decide its verdict."""
+    import importlib
+
     out = {}
-    for module in code_modules(claim):
+    for module in [*code_modules(claim), *map(importlib.import_module, ENGINE_MODULES)]:
         try:
             source = Path(inspect.getfile(module)).read_bytes()
         except (OSError, TypeError):
