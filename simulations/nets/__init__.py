@@ -76,3 +76,26 @@ __all__ += [
     "output_hessian_norm_closed_form", "output_hvp", "output_scale", "relative_kernel_change",
     "sample_lifted_fno", "tangent_kernel",
 ]
+
+# A small DeepONet with exact gradients, Hessian-vector products and Hessian block norms
+# (Cisneros-Velarde et al., ICML 2025).
+from .deeponet import (  # noqa: E402
+    DeepONet,
+    cross_block_limit,
+    deeponet_forward,
+    hessian_block_norms,
+    hessian_block_norms_batch,
+    init_deeponet,
+)
+from .deeponet import loss_gradient as deeponet_loss_gradient  # noqa: E402
+from .deeponet import output_gradient as deeponet_output_gradient  # noqa: E402
+from .deeponet import output_hessian_norm as deeponet_output_hessian_norm  # noqa: E402
+from .deeponet import output_hvp as deeponet_output_hvp  # noqa: E402
+from .deeponet import tangent_kernel as deeponet_tangent_kernel  # noqa: E402
+
+__all__ += [
+    "DeepONet", "cross_block_limit", "deeponet_forward", "deeponet_loss_gradient",
+    "deeponet_output_gradient", "deeponet_output_hessian_norm", "deeponet_output_hvp",
+    "deeponet_tangent_kernel", "hessian_block_norms", "hessian_block_norms_batch",
+    "init_deeponet",
+]
