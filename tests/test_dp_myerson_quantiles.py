@@ -27,6 +27,7 @@ from simulations.auctions import (
     myerson_revenue,
     posted_price_utility,
     privacy_audit,
+    private_quantiles,
     quantile_auction,
     quantile_output_density,
     repeated_auction_audit,
@@ -235,3 +236,26 @@ def test_posted_price_utility_against_quadrature_and_the_audit():
     adversarial = np.where(np.arange(5) < 3, domain[1], domain[-1])
     assert repeated_auction_audit(adversarial, domain, 0.5, 1.0, 0.0, 1.0, values) <= 1.0 + 1e-12
     assert repeated_auction_audit(adversarial, domain, 0.5, 1.0, 0.0, 1.0, values, noise_factor=1.0) > 1.0
+
+
+def test_private_quantiles_equal_k_single_draws_from_one_stream():
+    # the vectorised release consumes the stream as K calls of sample_quantile (one uniform for
+    # the interval, one for the point), so both give the same K values from one seed
+    for seed, (n, K) in enumerate([(1, 1), (7, 3), (200, 15), (1500, 39)]):
+        data = np.random.default_rng(seed).uniform(0.0, 2.0, n)
+        rng = np.random.default_rng(100 + seed)
+        ref = np.sort([sample_quantile(rng, data, k / (K + 1), 1.5 / K, 0.0, 2.0) for k in range(1, K + 1)])
+        got = private_quantiles(np.random.default_rng(100 + seed), data, K, 1.5, 0.0, 2.0)
+        np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
+    with pytest.raises(ValueError):
+        private_quantiles(np.random.default_rng(0), [0.5], 0, 1.0, 0.0, 1.0)
+
+
+def test_log_factor_slope_is_the_secant_slope_of_ln_n():
+    from theorems.iclr2025.dp_myerson_quantiles import log_factor_slope
+
+    n = np.geomspace(100.0, 10000.0, 400)
+    # least-squares slope of ln ln N on ln N is close to the secant slope (ln ln N is nearly linear)
+    fit = np.polyfit(np.log(n), np.log(np.log(n)), 1)[0]
+    assert log_factor_slope(100.0, 10000.0) == pytest.approx(math.log(2.0) / math.log(100.0), rel=1e-12)
+    assert abs(fit - log_factor_slope(100.0, 10000.0)) < 0.01

@@ -20,6 +20,7 @@ from simulations.games.hetero_data import (
     grid_equilibria,
     monopoly_optimum,
     phase_diagram,
+    refine_profile,
     regret_bounds,
     service_radius,
     sup_outside,
@@ -245,3 +246,25 @@ def test_deviation_diagram_draws_the_zero_temperature_levels():
     assert len(left.lines) == 3
     levels = sorted(float(line.get_ydata()[0]) for line in right.lines[1:])
     assert levels == pytest.approx([0.3, 0.4])
+
+
+def test_certify_regime_reports_why_it_is_undecided():
+    g = DataGame((0.6, 0.4), (-1.0, 1.0), 0.05, 1.0, outside=0.8)
+    cert = certify_regime(g, max_cells=20_000)
+    assert cert.regime == "uncertified" and cert.undecided
+    assert all("max_cells = 20000" in u for u in cert.undecided)
+    assert certify_regime(DataGame((0.6, 0.4), (-1.0, 1.0), 0.05, 1.0, outside=0.5)).undecided == ()
+
+
+def test_refinement_within_the_split_keeps_sides():
+    # w1 = 0.7, three providers, one on source 1: an excluded split (at zero temperature a
+    # provider of source 2 gains w1/2 - w2/2 = 0.2 by joining source 1)
+    g = DataGame((0.7, 0.3), (-1.0, 1.0), 0.05, 1.0, outside=0.5)
+    free = refine_profile(g, (-1.0, 1.0, 1.0), n_grid=4001)
+    kept = refine_profile(g, (-1.0, 1.0, 1.0), n_grid=4001, keep_sides=True)
+    assert sum(t < 0 for t in free) == 2            # unrestricted best responses leave the split
+    assert [t < 0 for t in kept] == [True, False, False]
+    lower, _ = regret_bounds(g, kept, 40001)
+    assert lower == pytest.approx(0.2, abs=1e-3)    # zero-temperature gain w1/2 - w2/2
+    with pytest.raises(ValueError):
+        refine_profile(g, (0.0, 0.0), n_grid=1)

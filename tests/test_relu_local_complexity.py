@@ -194,5 +194,9 @@ def test_regression_task_kinds():
     u = rng.standard_normal(4)
     np.testing.assert_allclose(y1, np.sin(2 * X @ (u / np.linalg.norm(u))), rtol=1e-14)
     assert abs(np.corrcoef(y2, X @ u)[0, 1]) < 0.5
+    X3, y3 = regression_task(np.random.default_rng(3), 50, 4, "shuffled_labels")
+    np.testing.assert_array_equal(X1, X3)
+    np.testing.assert_array_equal(np.sort(y3), np.sort(y1))     # the same label values
+    assert not np.array_equal(y3, y1)
     with pytest.raises(ValueError):
         regression_task(rng, 5, 2, "xor")

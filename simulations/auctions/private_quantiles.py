@@ -95,7 +95,20 @@ def private_quantiles(rng: np.random.Generator, data: Sequence[float], n_quantil
         raise ValueError(f"need at least one quantile, got {n_quantiles}")
     levels = np.arange(1, n_quantiles + 1) / (n_quantiles + 1)
     eps_each = epsilon / n_quantiles
-    return np.sort([sample_quantile(rng, data, q, eps_each, lower, upper, noise_factor) for q in levels])
+    x = _check(data, levels[0], eps_each, lower, upper)
+    n = x.size
+    edges = np.concatenate([[lower], x, [upper]])
+    with np.errstate(divide="ignore"):
+        logw = np.log(np.diff(edges))
+    # all K draws at once: row k is the interval log-probability of quantile k (as in
+    # sample_quantile); the uniforms are consumed in the same order as K calls of
+    # sample_quantile (one for the interval, one for the point in it, per quantile)
+    logp = logw[None, :] - noise_factor * eps_each * np.abs(np.arange(n + 1)[None, :] - levels[:, None] * n)
+    cdf = np.cumsum(np.exp(logp - logp.max(axis=1, keepdims=True)), axis=1)
+    cdf /= cdf[:, -1:]
+    u = rng.random((n_quantiles, 2))
+    k = np.array([np.searchsorted(c, v, side="right") for c, v in zip(cdf, u[:, 0], strict=True)])
+    return np.sort(edges[k] + (edges[k + 1] - edges[k]) * u[:, 1])
 
 
 def max_log_ratio(data: Sequence[float], neighbour: Sequence[float], q: float, epsilon: float,

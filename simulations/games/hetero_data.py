@@ -301,6 +301,9 @@ class RegimeCertificate:
             no profile of that kind is an equilibrium) or ``"unknown"``.
         profiles: the certified equilibria, ``(theta_1, theta_2, regret upper bound)``.
         cells: cells examined by the branch and bounds.
+        undecided: for each ``"unknown"`` kind, why the branch and bound stopped without a
+            certificate (work limit ``max_cells`` reached, or a cell shrank to the minimum
+            half-width: a near-equilibrium the grid search did not certify), with the cell.
     """
 
     regime: str
@@ -308,6 +311,7 @@ class RegimeCertificate:
     heterogeneous: str
     profiles: tuple[tuple[float, float, float], ...]
     cells: int
+    undecided: tuple[str, ...] = ()
 
 
 @functools.lru_cache(maxsize=256)
@@ -344,6 +348,7 @@ def certify_regime(game: DataGame, n_grid: int = 201, n_dev: int = 400001, n_dev
                 profiles.append((prof[0], prof[1], upper))
                 break
     cells = 0
+    undecided = []
     for kind in status:
         if status[kind] == "present":
             continue
@@ -353,6 +358,13 @@ def certify_regime(game: DataGame, n_grid: int = 201, n_dev: int = 400001, n_dev
         cells += res.cells
         if res.certified:
             status[kind] = "absent"
+        else:
+            where = f"({res.uncertified[0]:.5f}, {res.uncertified[1]:.5f})"
+            undecided.append(
+                f"{kind}: no grid equilibrium of this kind certified, and the branch and bound stopped "
+                + (f"at its work limit after {res.cells} cells (max_cells = {max_cells}) at cell {where}"
+                   if res.cells > max_cells else
+                   f"at the minimum cell size without a certificate at cell {where} (a near-equilibrium)"))
     hom, het = status["homogeneous"], status["heterogeneous"]
     if "unknown" in (hom, het):
         regime = "uncertified"
@@ -362,7 +374,7 @@ def certify_regime(game: DataGame, n_grid: int = 201, n_dev: int = 400001, n_dev
         regime = "none"
     else:
         regime = "homogeneous" if hom == "present" else "heterogeneous"
-    return RegimeCertificate(regime, hom, het, tuple(profiles), cells)
+    return RegimeCertificate(regime, hom, het, tuple(profiles), cells, tuple(undecided))
 
 
 # --------------------------------------------------------------------------- monopoly and n providers
@@ -449,16 +461,29 @@ def regret_bounds(game: DataGame, profile: Sequence[float], n_grid: int = 400001
 
 
 def refine_profile(game: DataGame, profile: Sequence[float], n_grid: int = 40001,
-                   rounds: int = 30) -> tuple[float, ...]:
+                   rounds: int = 30, keep_sides: bool = False) -> tuple[float, ...]:
     """Round-robin best responses on a grid of ``n_grid`` models from ``profile`` until no
-    provider moves (or ``rounds`` rounds); returns the last profile."""
+    provider moves (or ``rounds`` rounds); returns the last profile.
+
+    With ``keep_sides`` each provider best-responds only among the models on its starting side
+    of 0 (``theta < 0`` or ``theta > 0``; a provider starting at 0 is unrestricted), so the
+    number of providers on each source's side is kept: the best profile of that split the
+    dynamics finds.
+
+    Raises:
+        ValueError: for ``n_grid < 2``.
+    """
+    if n_grid < 2:
+        raise ValueError(f"need n_grid >= 2, got {n_grid}")
     dev = np.linspace(-game.bound, game.bound, n_grid)
     t = [float(x) for x in profile]
+    allowed = [dev[dev < 0] if (keep_sides and x < 0) else dev[dev > 0] if (keep_sides and x > 0) else dev
+               for x in t]
     for _ in range(rounds):
         moved = False
         for i in range(len(t)):
             others = [np.array(x) for j, x in enumerate(t) if j != i]
-            b = float(dev[int(np.argmax(game.utility(dev, others)))])
+            b = float(allowed[i][int(np.argmax(game.utility(allowed[i], others)))])
             moved |= b != t[i]
             t[i] = b
         if not moved:

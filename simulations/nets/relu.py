@@ -351,15 +351,21 @@ def regression_task(rng: np.random.Generator, n: int, d: int, kind: str = "singl
 
     ``kind="single_index"``: ``y = sin(frequency <u, x>)`` with ``u`` uniform on the sphere (a
     target with one relevant direction: low-dimensional structure).  ``kind="random_labels"``:
-    ``y ~ N(0, 1)`` independent of ``x`` (no structure).  Both kinds draw ``X``, ``u`` and the
-    noise in the same order, so one generator gives the same inputs for either kind.
+    ``y ~ N(0, 1)`` independent of ``x`` (no structure).  ``kind="shuffled_labels"``: the
+    single-index targets permuted at random over the inputs (the same label values, their
+    relation to ``x`` destroyed; the permutation is the ranking of the noise draw).  All kinds
+    draw ``X``, ``u`` and the noise in the same order, so one generator gives the same inputs
+    for any kind.
     """
-    if kind not in ("single_index", "random_labels"):
-        raise ValueError(f"kind must be 'single_index' or 'random_labels', not {kind!r}")
+    if kind not in ("single_index", "random_labels", "shuffled_labels"):
+        raise ValueError(f"kind must be 'single_index', 'random_labels' or 'shuffled_labels', not {kind!r}")
     if n < 1 or d < 1:
         raise ValueError(f"need n, d >= 1, got {n}, {d}")
     X = rng.standard_normal((n, d))
     u = rng.standard_normal(d)
     u /= np.linalg.norm(u)
     noise = rng.standard_normal(n)
-    return X, (np.sin(frequency * X @ u) if kind == "single_index" else noise)
+    if kind == "random_labels":
+        return X, noise
+    y = np.sin(frequency * X @ u)
+    return X, (y if kind == "single_index" else y[np.argsort(noise)])

@@ -15,6 +15,8 @@ future expected utility by at most a factor $e^\varepsilon$).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import sympy as sp
 from scipy import stats
@@ -350,15 +352,16 @@ def no_composition(ctx):
 
 
 def unbounded_gap_trial(rng: np.random.Generator, sizes: np.ndarray, epsilon: float,
-                        fixed_cap: float = 0.0) -> np.ndarray:
+                        fixed_cap: float = 0.0, k_exponent: float = 0.5) -> np.ndarray:
     """OPT - expected revenue of the learned auction for bidders Exp(1) and LogNormal(0, 0.5), for
-    each sample size N (K = ceil(sqrt N)); the cap is private, or ``fixed_cap`` when positive."""
+    each sample size N, with K = ceil(N^k_exponent) quantiles (1/2 in the claim); the cap is
+    private, or ``fixed_cap`` when positive."""
     dists = [stats.expon(), stats.lognorm(0.5)]
-    opt = myerson_revenue(dists)
+    opt = _unbounded_opt()
     caps = geometric_caps(CAPS["smallest"], CAPS["n_caps"], CAPS["ratio"])
     out = []
     for n in sizes:
-        K = int(np.ceil(np.sqrt(n)))
+        K = int(np.ceil(n ** k_exponent))
         released = []
         for d in dists:
             x = d.rvs(size=int(n), random_state=rng)
@@ -370,32 +373,55 @@ def unbounded_gap_trial(rng: np.random.Generator, sizes: np.ndarray, epsilon: fl
     return np.array(out)
 
 
-def _unbounded_rate(ctx, fixed_cap: float = 0.0) -> Rate:
+@functools.cache
+def _unbounded_opt() -> float:
+    """Exact Myerson revenue of the bidders Exp(1) and LogNormal(0, 0.5) (computed once)."""
+    return myerson_revenue([stats.expon(), stats.lognorm(0.5)])
+
+
+def log_factor_slope(n_min: float, n_max: float) -> float:
+    """Fitted log-log slope of ln N over [n_min, n_max]: ln(ln n_max / ln n_min) / ln(n_max / n_min).
+
+    The allowance for one logarithmic factor in an O~ rate fitted on that range.
+    """
+    return float(np.log(np.log(n_max) / np.log(n_min)) / np.log(n_max / n_min))
+
+
+UNBOUNDED_HALFWIDTH = 0.1
+
+
+def _unbounded_rate(ctx, fixed_cap: float = 0.0, k_exponent: float = 0.5, repetitions: int | None = None) -> Rate:
     n_max, n_sizes = ctx["n_max"], ctx["n_sizes"]
-    sizes = np.unique(np.round(np.logspace(np.log10(n_max / 10), np.log10(n_max), n_sizes)).astype(int))
-    gaps = np.array(ctx.trials(unbounded_gap_trial, ctx["repetitions"], sizes, ctx["epsilon"], fixed_cap,
-                                label="samples"))
+    sizes = np.unique(np.round(np.logspace(np.log10(n_max / 100), np.log10(n_max), n_sizes)).astype(int))
+    gaps = np.array(ctx.trials(unbounded_gap_trial, repetitions or ctx["repetitions"], sizes, ctx["epsilon"],
+                                fixed_cap, k_exponent, label="samples"))
+    tol = log_factor_slope(sizes[0], sizes[-1])
     return Rate(np.broadcast_to(sizes, gaps.shape).ravel(), np.maximum(gaps, 1e-12).ravel(),
-                exponent=-0.5, relation="<=", tolerance=1.0 / np.log(sizes[0]), max_halfwidth=0.35,
+                exponent=-0.5, relation="<=", tolerance=tol, max_halfwidth=UNBOUNDED_HALFWIDTH,
                 why="reconstructed rate O~(N^(-1/2)) as for bounded values (the private cap costs a constant "
-                    "share of the budget); a ln N factor shifts the local slope by 1/ln(N_min); half-width "
-                    "0.35 separates -1/2 from no decay",
+                    f"share of the budget); one ln N factor raises the slope fitted on [{sizes[0]}, {sizes[-1]}] "
+                    f"by ln(ln N_max / ln N_min) / ln(N_max / N_min) = {tol:.3f}; the half-width limit "
+                    f"{UNBOUNDED_HALFWIDTH} makes the check separate -1/2 from any exponent above "
+                    f"-1/2 + {tol:.3f} + {UNBOUNDED_HALFWIDTH} = {-0.5 + tol + UNBOUNDED_HALFWIDTH:.2f} "
+                    "(such a rate is refuted or left inconclusive, never verified)",
                 size_name="N (samples per bidder)", cost_name="OPT - revenue of the learned auction")
 
 
 @claim(PAPER, source="Abstract (near-optimal revenue, bounded and unbounded distributions); the cap, the rate "
        "and K = sqrt(N) are reconstructed", evidence="rate", reconstructed=True,
        params={"epsilon": Param(4.0, full=4.0, low=0.1, high=10.0, doc="privacy budget"),
-               "n_max": Param(3000, full=6000, low=100, high=10**5,
-                              doc="largest sample size per bidder; fit on [n_max/10, n_max]"),
-               "n_sizes": Param(4, full=6, low=3, high=20, doc="log-spaced sample sizes"),
-               "repetitions": Param(12, full=32, low=2, high=1000, doc="independent repetitions (trials)")},
+               "n_max": Param(10000, full=20000, low=1000, high=10**5,
+                              doc="largest sample size per bidder; fit on [n_max/100, n_max]"),
+               "n_sizes": Param(5, full=6, low=3, high=20, doc="log-spaced sample sizes"),
+               "repetitions": Param(32, full=48, low=2, high=1000, doc="independent repetitions (trials)")},
        statement=r"For unbounded bidders $\mathrm{Exp}(1)$ and $\mathrm{LogNormal}(0, 0.5^2)$ and fixed "
        r"$\varepsilon = 4$, the auction released from privately capped quantiles ($K = \lceil\sqrt N\rceil$) "
        r"has $\mathrm{OPT} - \mathbb E[\mathrm{Rev}] = \tilde O(N^{-1/2})$ in the number $N$ of samples per "
        r"bidder (OPT: the exact Myerson revenue).",
-       method="Independent repetitions in parallel; for each N the released auction's exact expected revenue "
-       "under the true distributions (Myerson's lemma) against OPT; log-log slope of the gap against -1/2.")
+       method="Independent repetitions in parallel; for each N (two decades) the released auction's exact expected "
+       "revenue under the true distributions (Myerson's lemma) against OPT; log-log slope of the gap against -1/2, "
+       "with an allowance of one ln N factor and a half-width limit of 0.1, so that a rate slower than about "
+       "N^(-1/4) cannot pass.")
 def unbounded_revenue_gap_vanishes(ctx):
     """With unbounded values, the private auction's revenue loss still shrinks like N^(-1/2).
 
@@ -404,9 +430,18 @@ def unbounded_revenue_gap_vanishes(ctx):
     return _unbounded_rate(ctx)
 
 
-@unbounded_revenue_gap_vanishes.control("a fixed public cap H = 1 instead of a private, data-driven cap")
+@unbounded_revenue_gap_vanishes.control(
+    "too few quantiles, K = ceil(N^(1/6)) instead of ceil(sqrt N): the quantisation error of the released "
+    "distributions then decays slower than N^(-1/2) (a genuinely slower rate, not a plateau)")
+def slowly_growing_quantile_count(ctx):
+    return _unbounded_rate(ctx, k_exponent=1.0 / 6.0)
+
+
+@unbounded_revenue_gap_vanishes.control(
+    "a fixed public cap H = 1 instead of a private, data-driven cap (the gap plateaus; a sixth of the "
+    "repetitions suffice)")
 def fixed_cap(ctx):
-    return _unbounded_rate(ctx, fixed_cap=1.0)
+    return _unbounded_rate(ctx, fixed_cap=1.0, repetitions=max(2, ctx["repetitions"] // 6))
 
 
 # --------------------------------------------------------------------------- repeated (online) auctions

@@ -285,28 +285,35 @@ def _training_pair(rng, widths, n, kind, steps, step_size, weight_decay, bandwid
     return after, before
 
 
-def _training_evidence(ctx, kind):
+def _training_evidence(ctx, kind, weight_decay=None):
     widths = (ctx["input_dim"],) + (ctx["width"],) * ctx["depth"] + (1,)
+    wd = ctx["weight_decay"] if weight_decay is None else weight_decay
     pairs = ctx.trials(_training_pair, ctx["runs"], widths, ctx["train_size"], kind, ctx["steps"],
-                       ctx["step_size"], ctx["weight_decay"], ctx["bandwidth"], label="training")
+                       ctx["step_size"], wd, ctx["bandwidth"], label="training")
     after, before = (np.array(v) for v in zip(*pairs, strict=True))
     return Comparison(
         after, before, direction="less", level=0.95,
         why="95% Student-t interval over independent (network, task) runs; both LCs of a run are "
             "co-area estimates at the same training inputs, so the kernel bias largely cancels",
-        quantity=f"LC at the training inputs after minus before training ({kind.replace('_', ' ')})")
+        quantity=f"LC at the training inputs after minus before training ({kind.replace('_', ' ')}, "
+                 f"weight decay {wd:g})")
 
 
 @claim(PAPER, source="Abstract ('we consider how optimization drives ReLU networks towards "
                      "solutions with lower local complexity')",
        evidence="comparison", reconstructed=True,
        sweeps=({"weight_decay": [0.0, 1e-2]},),
-       statement=r"Training a ReLU network with weight decay on a task with low-dimensional "
-                 r"structure (a single-index target $y=\sin(2\langle u,x\rangle)$) lowers its "
-                 r"local complexity over the data: $\mathrm{LC}(\theta_T)<\mathrm{LC}(\theta_0)$.",
+       statement=r"Training a ReLU network with weight decay ($\lambda > 0$) on a task with "
+                 r"low-dimensional structure (a single-index target $y=\sin(2\langle u,x\rangle)$) "
+                 r"lowers its local complexity over the data: $\mathrm{LC}(\theta_T)<"
+                 r"\mathrm{LC}(\theta_0)$. The decrease comes from the weight decay's shrinkage of the "
+                 r"weights, not from optimisation alone: without weight decay the same training "
+                 r"raises the LC on this task, and with weight decay, fitting the same label values "
+                 r"shuffled over the inputs (no structure) raises it too (both are the controls).",
        method="Full-batch Adam with weight decay (weights only) on the squared loss from He "
               "initialisation; co-area LC at the training inputs before and after; the paired "
-              "difference over independent runs with a 95\\% $t$ interval.",
+              "difference over independent runs with a 95\\% $t$ interval. Controls: the same runs "
+              "with weight decay 0, and with the targets shuffled over the inputs.",
        params={"input_dim": Param(8, full=8, low=1, high=64, doc="input dimension d"),
                "width": Param(32, full=32, low=2, high=256, doc="hidden width"),
                "depth": Param(2, full=2, low=1, high=6, doc="hidden layers"),
@@ -321,12 +328,23 @@ def _training_evidence(ctx, kind):
 def training_lowers_local_complexity(ctx):
     """Our reading of the optimisation statement (the paper's mechanism could not be read): on a
     target that depends on one direction, training with weight decay moves the region boundaries
-    away from the data; the control fits labels with no structure, which needs boundaries near
-    the data."""
+    away from the data.  The effect is weight-decay shrinkage: with weight decay 0 the LC rises
+    on this task (the first control), and an all-zero target lowers it even more than the
+    single-index one; so the claim is stated for training with weight decay, and it also needs
+    the target's structure: the same label values shuffled over the inputs, which can only be
+    fitted with boundaries near the data, raise the LC under the same weight decay (the second
+    control)."""
     return _training_evidence(ctx, "single_index")
 
 
 @training_lowers_local_complexity.control(
-    "a task without low-dimensional structure: random labels y ~ N(0, 1) on the same inputs")
-def random_labels(ctx):
-    return _training_evidence(ctx, "random_labels")
+    "no weight decay (lambda = 0): the same single-index training without the shrinkage; the LC rises")
+def no_weight_decay(ctx):
+    return _training_evidence(ctx, "single_index", weight_decay=0.0)
+
+
+@training_lowers_local_complexity.control(
+    "a task without low-dimensional structure: the single-index targets shuffled over the same inputs "
+    "(the same label values, their relation to x destroyed), with the same weight decay")
+def shuffled_labels(ctx):
+    return _training_evidence(ctx, "shuffled_labels")
