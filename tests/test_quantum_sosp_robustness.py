@@ -495,3 +495,17 @@ def test_budgets_deliver_the_accuracy_and_match_the_circuit_count():
     assert np.mean(np.abs(est - means) > acc) <= 1e-3 + 3 * np.sqrt(1e-3 / means.size)
     n = hoeffding_samples(acc, B)
     assert n == math.ceil(2 * B * B * math.log(2 / (1 - 8 / np.pi**2)) / acc**2)
+
+
+# --------------------------------------------------------------------------- premise of the below-threshold claim
+def test_success_below_threshold_checks_its_premise():
+    # nu = 1e-12 at eps = 0.04 is a 92-bin trap, far above the bisected threshold (~17-26 bins): the
+    # premise fails, so the point is an ERROR, not a refutation; the default 1-bin trap passes
+    import theorems.iclr2025.quantum_sosp_robustness as module
+    import workbench as wb
+
+    res = wb.run_claim(module.pgd_succeeds_below_noise_threshold, profile="quick", seed=0, params={"noise": 1e-12})
+    assert res.outcome.verdict is wb.Verdict.ERROR
+    assert "premise not met" in res.outcome.decision.summary
+    res = wb.run_claim(module.pgd_succeeds_below_noise_threshold, profile="quick", seed=0)
+    assert res.outcome.verdict is wb.Verdict.VERIFIED

@@ -12,7 +12,7 @@ interval, and non-existence by a branch-and-bound over the continuous profile sq
 
 The regime claims compare certified regimes with the zero-temperature limit of the model (our
 derivation, tested against brute-forced limit games): the duopoly specialises iff
-$w_\max < 2 w_\min$, $n$ providers split $k : n - k$ iff nobody gains by switching source, and a
+$w_{\max} < 2 w_{\min}$, $n$ providers split $k : n - k$ iff nobody gains by switching source, and a
 monopolist serves every source one model can reach.  Their declared sweeps over temperature and
 source weight (or number of providers) draw the phase diagrams, coloured by the certified regime.
 """
@@ -332,7 +332,7 @@ def _monopoly(ctx, tau: float) -> Bound:
        r"when the service intervals overlap ($r_c > 1$, i.e. $c > 1 - e^{-1/2}$), even when one source "
        r"dominates; otherwise a model serving the heavier source. At finite $\tau$ the compromise keeps only "
        r"the share $\approx 1/(1 + e^{-(c - \ell(1))/\tau})$ of each source ($\approx 0.9$ at $\tau = 0.05$, "
-       r"$c = 0.5$), so the prediction needs $w_\max$ below that share: the claim is made for "
+       r"$c = 0.5$), so the prediction needs $w_{\max}$ below that share: the claim is made for "
        r"$w_1 \in [0.1, 0.9]$ (at $w_1 = 0.95$ it needs $\tau \le 0.02$). At $\tau = 0.05$ (quick; $0.02$ "
        r"full), $w_1 = 0.8$, $c = 0.5$, every maximiser of $U$ lies in the predicted interval "
        r"$(1 - r_c, r_c - 1)$; the declared sweep draws where this persists in $(\tau, w_1)$.",
