@@ -91,3 +91,20 @@ def test_event_delays_by_hand_and_against_abm():
     ct = 4.0 ** (np.arange(3) / 2)
     run = abm_run(p, ct, 60, bundle_size=3)
     assert np.array_equal(event_delays(ct, run.delays.size), run.delays)
+
+
+def test_delayed_gd_against_a_loop_over_the_workers_losses():
+    # the stacked implementation against x_{k+1} = x_k - gamma grad F(x_{k-tau}) written with the
+    # per-worker f_i (also with a nonconvex worker), and the early stop at the target
+    for kw in ({}, {"kappa": 0.5, "nonconvex_worker": 1}):
+        p = distributed_logistic(np.random.default_rng(5), 3, 25, 4, 1.0, **kw)
+        gamma, tau = 0.02, 4
+        xs = [np.zeros(4)] * (tau + 1)
+        ref = [p.F(xs[-1])]
+        for _ in range(200):
+            xs.append(xs[-1] - gamma * p.grad_F(xs[-1 - tau]))
+            ref.append(p.F(xs[-1]))
+        assert np.allclose(delayed_gradient_descent(p, gamma, tau, 200), ref, rtol=1e-13, atol=0)
+    p = distributed_logistic(np.random.default_rng(6), 2, 30, 3, 1.0)
+    Fs = delayed_gradient_descent(p, 0.02, 2, 10**5, target=1e-6)
+    assert Fs[-1] - p.F_star <= 1e-6 * abs(p.F_star) < Fs[-2] - p.F_star

@@ -87,58 +87,6 @@ def test_vr_variant_with_period_one_is_dsgdc():
     assert not np.array_equal(a, c)
 
 
-def test_full_gradient_sq_norms_match_exact_derivatives():
-    from simulations.optim.dro import full_gradient_sq_norms
-
-    rng = np.random.default_rng(3)
-    data = robust_regression_data(rng, 40, 3, 0.3)
-    X, etas = rng.standard_normal((5, 3)), rng.uniform(-2, 2, 5)
-    ref = []
-    for x, e in zip(X, etas, strict=True):
-        d = dual_derivatives(data, x, e)
-        ref.append(d.grad_x @ d.grad_x + d.d_eta**2)
-    assert np.allclose(full_gradient_sq_norms(data, X, etas), ref, rtol=1e-12)
-
-
-def test_dsgdc_complexity_against_a_direct_loop():
-    # an independent loop with dual_derivatives on one sample per step, the same index stream
-    from simulations.optim.dro import dsgdc_gradient_complexity
-
-    data = robust_regression_data(np.random.default_rng(4), 30, 2, 0.5)
-    eps, gamma, beta, clip = 0.3, 0.05, 0.05, 0.5
-    run = dsgdc_gradient_complexity(data, np.random.default_rng(9), np.zeros(2), -1.0, eps, gamma, beta,
-                                    clip, 5000, chunk=8192)
-    assert run.reached and run.gradients == run.iterations
-    idx = np.random.default_rng(9).integers(0, 30, size=5000)
-    x, eta, sq = np.zeros(2), -1.0, []
-    for i in idx[: run.iterations]:
-        full = dual_derivatives(data, x, eta)
-        sq.append(full.grad_x @ full.grad_x + full.d_eta**2)
-        st = dual_derivatives(data, x, eta, np.array([i]))
-        n = np.linalg.norm(st.grad_x)
-        x = x - gamma * min(1.0, clip / n) * st.grad_x
-        eta = eta - beta * st.d_eta
-    means = np.cumsum(sq) / np.arange(1, len(sq) + 1)
-    assert means[-1] <= eps**2 and np.all(means[:-1] > eps**2)
-    x0_val = dual_objective(data.losses(np.zeros(2)), -1.0, 0.5)
-    assert run.decrease > 0 and run.decrease < x0_val + 10
-
-
-def test_spider_complexity_counts_gradients():
-    from simulations.optim.dro import spider_dsgdc_gradient_complexity
-
-    data = robust_regression_data(np.random.default_rng(5), 50, 2, 0.5)
-    run = spider_dsgdc_gradient_complexity(data, np.random.default_rng(0), np.zeros(2), -1.0, 0.3, 0.05, 0.05,
-                                           5.0, 40, 6, 4, 10000)
-    assert run.reached
-    T = run.iterations
-    refreshes = (T - 1) // 4 + 1
-    assert run.gradients == 40 * refreshes + 2 * 6 * (T - refreshes)
-    with pytest.raises(ValueError):
-        spider_dsgdc_gradient_complexity(data, np.random.default_rng(0), np.zeros(2), 0.0, 0.3, 0.05, 0.05,
-                                         5.0, 0, 6, 4, 100)
-
-
 def test_per_sample_moments_against_single_sample_derivatives():
     from simulations.optim.dro import per_sample_gradient_moments
 

@@ -239,16 +239,26 @@ def delayed_gradient_descent(problem: DistributedLogistic, gamma: float, tau: in
     """
     if not gamma > 0 or tau < 0:
         raise ValueError("need gamma > 0 and tau >= 0")
-    d = problem.A[0].shape[1]
-    xs = [np.zeros(d)] * (tau + 1)
-    Fs = [problem.F(xs[-1])]
+    # All workers' data stacked: F(x) = sum_j log(1 + exp(-z_j)) + (mu - kappa')/2 ||x||^2 with
+    # z = M x (kappa' the nonconvex worker's kappa, or 0); one product M x per iterate, reused
+    # for the value now and for the delayed gradient tau steps later.
+    M = np.vstack([Ai * bi[:, None] for Ai, bi in zip(problem.A, problem.b, strict=True)])
+    reg = problem.mu - (problem.kappa if problem.nonconvex_worker >= 0 else 0.0)
+    F_star, tol = problem.F_star, (None if target is None else target * abs(problem.F_star))
+    x = np.zeros(M.shape[1])
+    z = M @ x
+    hist = [(x, z)] * (tau + 1)                       # (x_j, M x_j) for j = k - tau, ..., k
+    Fs = [float(np.sum(np.logaddexp(0.0, -z))) + 0.5 * reg * float(x @ x)]
     with np.errstate(over="ignore", invalid="ignore"):
         for _ in range(int(n_iter)):
-            x = xs[-1] - gamma * problem.grad_F(xs[-1 - tau])
-            xs.append(x)
-            xs = xs[-(tau + 1):]
-            Fs.append(problem.F(x))
-            if target is not None and Fs[-1] - problem.F_star <= target * abs(problem.F_star):
+            xd, zd = hist[-1 - tau]
+            x = hist[-1][0] - gamma * (reg * xd - M.T @ special.expit(-zd))
+            z = M @ x
+            hist.append((x, z))
+            if len(hist) > tau + 1:
+                del hist[0]
+            Fs.append(float(np.sum(np.logaddexp(0.0, -z))) + 0.5 * reg * float(x @ x))
+            if tol is not None and Fs[-1] - F_star <= tol:
                 break
     return np.array(Fs)
 

@@ -5,11 +5,11 @@ Penalised $\psi$-divergence DRO solved through its dual $\min_{x,\eta}L(x, \eta)
 the paper shows that $L$ is "partially generalized smooth" (the $\eta$-block Lipschitz smooth, the
 $x$-block's smoothness growing affinely with the $\eta$-gradient) and builds D-SGD-C on it.  The
 exact form of the smoothness statement was not readable; the one checked is the derivation of the
-research notes for $\chi^2$ divergence (marked reconstructed).  The complexity claims
-($O(\epsilon^{-4})$ for D-SGD-C, $O(\epsilon^{-3})$ for its variance-reduced variant) are checked
-by the fitted exponent of the gradient count in the target, with the step-size and batch
-schedules of the standard analyses (the paper's own schedules were not read).  Partially affine
-variance is checked in a form derived here (exact variances over the samples).
+research notes for $\chi^2$ divergence (marked reconstructed).  Partially affine variance is
+checked in a form derived here (exact variances over the samples).  The complexity statements
+($O(\epsilon^{-4})$ for D-SGD-C, $O(\epsilon^{-3})$ for its variance-reduced variant) are listed
+as not checked: on the instances that run here the fitted exponent of the gradient count is set
+by the step-size and batch schedules, not by the noise or the clipping.
 """
 
 from __future__ import annotations
@@ -17,15 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from simulations.optim.dro import (
-    dsgdc_gradient_complexity,
     dual_derivatives,
     dual_minimum,
     per_sample_gradient_moments,
     primal_value,
     robust_regression_data,
-    spider_dsgdc_gradient_complexity,
 )
-from workbench import Bound, Certificate, Paper, Param, Rate, claim
+from workbench import Bound, Certificate, Paper, Param, claim
 
 PAPER = Paper(
     slug="dro_dsgdc",
@@ -36,11 +34,26 @@ PAPER = Paper(
     identifier="OpenReview JYwVijuNA7",
     url="https://openreview.net/forum?id=JYwVijuNA7",
     not_checked=(
+        (r"D-SGD-C (stochastic gradient steps on $\eta$, clipped stochastic gradient steps on $x$) "
+         r"finds an $\epsilon$-stationary point of the dual objective $L(x, \eta)$ with "
+         r"$O(\epsilon^{-4})$ stochastic gradients.",
+         "on the instances that run here (penalised chi^2-DRO of a robust-regression loss, a few "
+         "hundred samples) the measured exponent is fixed by the step schedule: with steps "
+         "c*delta the count is gap/(c*delta^2), and exact noise-free gradient descent with the "
+         "same steps gives the same slope 2 while the clipping threshold never fires; a check "
+         "with power needs an instance where the gradient noise and the clipping bind, not "
+         "built here"),
+        (r"The variance-reduced D-SGD-C (a SPIDER-type estimator with the clipped $x$-step) finds "
+         r"an $\epsilon$-stationary point with $O(\epsilon^{-3})$ stochastic gradients.",
+         "on the instances that run here the measured exponent is fixed by the batch schedule: "
+         "at a constant step the iteration count grows like 1/delta and the cost per iteration "
+         "like sqrt(|S1|) ~ delta^-1/2, so fresh mini-batches without the SPIDER recursion give "
+         "the same slope 3/2; a check with power needs an instance where the gradient noise "
+         "and the clipping bind, not built here"),
         (r"The $O(\epsilon^{-4})$ gradient complexity of D-SGD-C matches the result of Jin et al. "
          r"(2021), and its proof is much simpler thanks to partially generalized smoothness and "
          r"partially affine variance.",
-         "a comparison of proofs and of published bounds; the complexity itself is checked "
-         "by the rate claim"),
+         "a comparison of proofs and of published bounds, not a computation"),
         ("Our algorithms outperform the existing DRO method (Jin et al., 2021) on a number of "
          "tasks.",
          "an empirical comparison on the paper's data sets and models, which are not available "
@@ -181,120 +194,3 @@ def partially_affine_variance(ctx):
 @partially_affine_variance.control("bounded variance: the affine term G^2 (1 - dL/deta)^2 dropped")
 def _(ctx):
     return _variance(ctx, False)
-
-
-# --------------------------------------------------------------------------- claims 3-4
-COMPLEXITY_PARAMS = {
-    "m": Param(100, full=200, low=10, high=100000, doc="number of samples of P"),
-    "dim": Param(3, full=3, low=1, high=50, doc="dimension of x"),
-    "lam": Param(0.5, full=0.5, low=0.05, high=10.0,
-                 doc="penalty lambda (0.5 keeps the per-sample noise of the dual moderate)"),
-    "eta0": Param(-1.0, full=-1.0, low=-3.0, high=1.0, doc="initial eta (x starts at 0)"),
-    "target_max": Param(0.2, full=0.2, low=0.001, high=0.5,
-                        doc="largest target delta = eps^2, relative to ||grad L(z_0)||^2"),
-    "n_sizes": Param(4, full=6, low=3, high=12, doc="targets on a geometric grid over one decade"),
-    "n_reps": Param(2, full=4, low=1, high=50, doc="independent runs per target"),
-    "step_const": Param(0.1, full=0.1, low=1e-4, high=1.0,
-                        doc="D-SGD-C step sizes gamma = beta = c delta (batch 1)"),
-    "clip": Param(5.0, full=5.0, low=0.1, high=100.0, doc="clipping threshold Gamma on the x-step"),
-    "vr_step": Param(0.05, full=0.05, low=1e-3, high=0.2, doc="constant steps of the variance-reduced method"),
-    "refresh_const": Param(80.0, full=80.0, low=10.0, high=1000.0,
-                           doc="refresh batch |S1| = c / delta; |S2| = period = ceil(sqrt|S1|)"),
-}
-
-
-def _complexity_run(item):
-    """One run to the averaged stationarity criterion (module level so ctx.map can ship it)."""
-    kind, data, rng, delta, p = item
-    x0, eta0 = np.zeros(data.A.shape[1]), p["eta0"]
-    eps = float(np.sqrt(delta))
-    if kind == "sgd":
-        c, dmax, power, clip = p["step_const"], p["delta_max"], p["power"], p["clip"]
-        step = c * dmax * (delta / dmax) ** power    # = c delta for the claim's power 1
-        return dsgdc_gradient_complexity(data, rng, x0, eta0, eps, step, step, clip, 10**7)
-    s1 = int(np.ceil(p["refresh_const"] / delta))
-    q = int(np.ceil(np.sqrt(s1)))
-    return spider_dsgdc_gradient_complexity(data, rng, x0, eta0, eps, p["vr_step"], p["vr_step"],
-                                            p["clip"], s1, q, q, 10**7)
-
-
-def _complexity_evidence(ctx, kind, exponent, power=1.0):
-    data = robust_regression_data(ctx.generator("data"), ctx["m"], ctx["dim"], ctx["lam"])
-    p = {k: ctx[k] for k in ("step_const", "eta0", "clip", "vr_step", "refresh_const")}
-    p["power"] = power
-    g0 = dual_derivatives(data, np.zeros(ctx["dim"]), p["eta0"])
-    dmax = ctx["target_max"] * (float(g0.grad_x @ g0.grad_x) + g0.d_eta**2)
-    p["delta_max"] = dmax
-    deltas = np.geomspace(dmax, dmax / 10.5, ctx["n_sizes"])  # a little over a decade
-    items = [(kind, data, ctx.generator("run", i, r), float(d), p)
-             for i, d in enumerate(deltas) for r in range(ctx["n_reps"])]
-    runs = ctx.map(_complexity_run, items)
-    if not all(r.reached for r in runs):
-        raise RuntimeError("a run did not reach the averaged stationarity target within its budget")
-    sizes = np.repeat(1.0 / deltas, ctx["n_reps"])
-    costs = np.array([r.gradients for r in runs], dtype=float)
-    dec = np.array([r.decrease for r in runs]).reshape(len(deltas), ctx["n_reps"]).mean(axis=1)
-    # The O(.) bounds are proportional to the initial gap; the part of it a run consumes before
-    # its stopping time, L(z_0) - L(z_{T-1}), grows towards the whole gap as delta shrinks, which
-    # steepens the local slope by log(dec_last/dec_first)/log(span): measured here, not chosen.
-    allowance = max(0.0, float(np.log(dec[-1] / dec[0]) / np.log(deltas[0] / deltas[-1])))
-    return Rate(sizes, costs, exponent=exponent, relation="<=", tolerance=allowance,
-                max_halfwidth=0.25, size_name="1/delta (delta = eps^2)",
-                cost_name="stochastic gradients until mean_{t<T} ||grad L(z_t)||^2 <= delta",
-                why="an O(delta^-a) bound lets the gradient count grow at most like delta^-a as "
-                    "delta -> 0 (here the count follows the schedule's law closely); the allowance "
-                    f"{allowance:.3f} is the measured growth of the consumed gap L(z_0) - L(z_T) "
-                    "over the decade (the bounds scale with it); half-width 0.25 separates the "
-                    "claimed exponent from the control's one half-power worse rate")
-
-
-@claim(PAPER, source="Abstract (D-SGD-C reaches an eps-stationary point with O(eps^-4) gradient "
-                     "complexity); step-size schedule of the standard SGD analysis, the paper's "
-                     "theorem not read", evidence="rate", reconstructed=True,
-       statement=r"D-SGD-C (stochastic gradient steps on $\eta$, clipped stochastic gradient steps "
-       r"on $x$, batch 1, no momentum) on the dual $L(x, \eta)$ reaches "
-       r"$\frac1T\sum_{t<T}\|\nabla L(x_t, \eta_t)\|^2 \le \epsilon^2$ with $O(\epsilon^{-4})$ "
-       r"stochastic gradients, i.e. $O(\delta^{-2})$ for $\delta = \epsilon^2$.",
-       method="Penalised $\\chi^2$-DRO of the nonconvex robust-regression loss; D-SGD-C with "
-              "$\\gamma = \\beta = c\\,\\delta$ and a fixed clipping threshold, from $x = 0$, "
-              "$\\eta = \\eta_0$; the count of stochastic gradients until the running mean of the "
-              "exact squared gradient norm drops below $\\delta$ (the expected squared gradient at a "
-              "uniformly drawn iterate; by Jensen it implies $\\frac1T\\sum\\|\\nabla L\\| \\le "
-              "\\epsilon$) for $\\delta$ on a decade below $0.2\\|\\nabla L(z_0)\\|^2$, several runs "
-              "each; one-sided test of the log-log slope against 2 (Jensen: checking the squared "
-              "criterion is the stronger test of an upper bound).",
-       params=COMPLEXITY_PARAMS)
-def dsgdc_gradient_complexity_rate(ctx):
-    """The gradient count of D-SGD-C grows at most like delta^-2 = eps^-4."""
-    return _complexity_evidence(ctx, "sgd", 2.0)
-
-
-@dsgdc_gradient_complexity_rate.control(
-    "step sizes proportional to delta^1.5 (eps^3) instead of delta (eps^2): a schedule whose "
-    "count grows like eps^-5")
-def _(ctx):
-    return _complexity_evidence(ctx, "sgd", 2.0, power=1.5)
-
-
-@claim(PAPER, source="Abstract (the variance-reduced method achieves O(eps^-3)); SPIDER/SpiderBoost "
-                     "estimator and schedule, the paper's variant not read", evidence="rate",
-       reconstructed=True,
-       statement=r"The variance-reduced D-SGD-C (a SPIDER estimator refreshed with $|S_1| \propto "
-       r"\epsilon^{-2}$ samples every $q \propto \epsilon^{-1}$ steps, mini-batches "
-       r"$|S_2| \propto \epsilon^{-1}$, constant steps, clipped $x$-step) reaches "
-       r"$\frac1T\sum_{t<T}\|\nabla L(x_t, \eta_t)\|^2 \le \epsilon^2$ with $O(\epsilon^{-3})$ "
-       r"stochastic gradients, i.e. $O(\delta^{-3/2})$ for $\delta = \epsilon^2$.",
-       method="Same instance and criterion as the D-SGD-C claim; SpiderBoost schedule "
-              "$|S_1| = \\lceil c/\\delta\\rceil$, $|S_2| = q = \\lceil\\sqrt{|S_1|}\\rceil$; "
-              "one-sided test of the log-log slope of the gradient count against 3/2. The "
-              "control runs D-SGD-C through the same estimator.",
-       params=COMPLEXITY_PARAMS)
-def variance_reduced_gradient_complexity_rate(ctx):
-    """The gradient count of the variance-reduced method grows at most like delta^-3/2 = eps^-3."""
-    return _complexity_evidence(ctx, "vr", 1.5)
-
-
-@variance_reduced_gradient_complexity_rate.control(
-    "no variance reduction: plain D-SGD-C (batch 1, steps c delta) through the same estimator")
-def _(ctx):
-    return _complexity_evidence(ctx, "sgd", 1.5)

@@ -9,9 +9,11 @@ good without knowing $(L_0, L_1)$; an accelerated method.  The complexity expres
 the abstract and a summary page; the lemmas' exact forms, the step size and the constants were not
 readable, so the inequalities below are our Grönwall derivation (marked reconstructed).  Clipped
 gradient descent is checked as a consequence of the framework (any step within a constant factor
-of $1/(L_0 + L_1\|\nabla f\|)$), and the accelerated method as AGMsDR of Nesterov, Gasnikov,
-Guminov & Dvurechensky (2020) with the $(L_0, L_1)$ gradient step, against the complexity quoted
-by the research notes (both reconstructed).  The PEPit certificates declare a sweep over $N$.
+of $1/(L_0 + L_1\|\nabla f\|)$; reconstructed), and the accelerated method as AGMsDR of
+Nesterov, Gasnikov, Guminov & Dvurechensky (2020) in its $L_1 = 0$ corner only (its general
+complexity is listed as not checked).  The convex complexity claims run on a strongly convex cosh
+sum: they test the polynomial (not exponential) dependence on $L_1R$, not the
+$L_0R^2/\varepsilon$ regime.  The PEPit certificates declare a sweep over $N$.
 """
 
 from __future__ import annotations
@@ -51,6 +53,15 @@ PAPER = Paper(
          "objectives.",
          "a comparison with the bounds proved in earlier papers, not a property of any "
          "computation; the bounds themselves are checked by the rate claims"),
+        (r"For convex $(L_0, L_1)$-smooth $f$, the accelerated method (AGMsDR with the "
+         r"$(L_0, L_1)$ gradient step) reaches $f(x_k) - f^\star \le \varepsilon$ within "
+         r"$O\big(\sqrt{L_0R^2/\varepsilon} + \lceil(L_1R)^{2/3}\rceil"
+         r"\lceil\ln\frac{F_0}{\varepsilon}\rceil\big)$ iterations.",
+         "the test function available here (a cosh sum) is strongly convex, so every method, "
+         "the non-accelerated (L0, L1) gradient method included, converges linearly and passes "
+         "the same slope test: the sqrt(L0 R^2/eps) term is never exercised; a check with power "
+         "needs a convex, not strongly convex, (L0, L1)-smooth instance with a certified "
+         "worst case, not built here (the L1 = 0 corner is checked by accelerated_rate_l1_zero)"),
     ),
 )
 
@@ -244,49 +255,11 @@ def _complexity_run(item):
         step = 1.0 / sublevel_smoothness_cosh(problem, x0)
     elif method == "normalized":
         step = float(np.sqrt(eps / problem.L0))  # beta with L0 beta^2 / 2 = eps / 2
-    if method == "agmsdr":
-        r = agmsdr_run(problem, x0, 10**6, target_gap=eps)
-    else:
-        r = run_method(problem, x0, method, 10**7, target_gap=eps, step=step, clip=clip, keep_history=False)
+    r = run_method(problem, x0, method, 10**7, target_gap=eps, step=step, clip=clip, keep_history=False)
     if not r.reached:
         raise RuntimeError(f"{method} did not reach f - f* <= {eps} from R = {R}")
     B = complexity_bound(problem.L0, problem.L1, R, problem.f(x0) - problem.f_star, eps)
     return B, r.iterations
-
-
-def _accelerated_run(item):
-    problem, x0, R, method, eps = item
-    if method == "agmsdr":
-        r = agmsdr_run(problem, x0, 10**6, target_gap=eps)
-    else:
-        step = 1.0 / sublevel_smoothness_cosh(problem, x0)
-        r = run_method(problem, x0, "constant", 10**7, target_gap=eps, step=step, keep_history=False)
-    if not r.reached:
-        raise RuntimeError(f"{method} did not reach f - f* <= {eps} from R = {R}")
-    F0 = problem.f(x0) - problem.f_star
-    B = float(np.sqrt(problem.L0 * R**2 / eps)
-              + np.ceil((problem.L1 * R) ** (2.0 / 3.0)) * np.ceil(max(1.0, np.log(F0 / eps))))
-    return B, r.iterations
-
-
-def _accelerated_evidence(ctx, method):
-    rng, d, eps = ctx.rng, ctx["dim"], ctx["eps"]
-    p = cosh_problem(d, ctx["c"])
-    items = []
-    # B grows like R / sqrt(eps) plus a log term: R on 12x so that B spans a decade
-    for R in np.geomspace(ctx["r_max"] / 12.0, ctx["r_max"], ctx["n_radii"]):
-        for _ in range(ctx["n_dirs"]):
-            v = rng.standard_normal(d)
-            items.append((p, R * v / np.linalg.norm(v), float(R), method, eps))
-    sizes, costs = zip(*ctx.map(_accelerated_run, items), strict=True)
-    return Rate(sizes, costs, exponent=1.0, relation="<=", tolerance=0.0, max_halfwidth=0.25,
-                size_name="sqrt(L0 R^2/eps) + ceil((L1 R)^(2/3)) ceil(ln(F0/eps))",
-                cost_name="iterations to f - f* <= eps",
-                why="an O(B) bound lets the iteration count grow at most like B^1 asymptotically "
-                    "(a fitted exponent above 1 is evidence against it; a count far below a "
-                    "loose bound can also show a smaller one); iteration counts are exact "
-                    "integers, so no allowance; half-width 0.25 separates 1 from the "
-                    "exponential growth of constant-step gradient descent")
 
 
 def _complexity_evidence(ctx, method):
@@ -386,9 +359,16 @@ def _(ctx):
        r"$\frac{1}{2(L_0 + L_1 g_k)} \le h_k \le \frac{1}{L_0 + L_1 g_k}$), reaches "
        r"$f(x_k) - f^\star \le \varepsilon$ within "
        r"$O\big(\frac{L_0R^2}{\varepsilon} + L_1R\ln\frac{F_0}{\varepsilon}\big)$ iterations: no "
-       r"exponential dependence on $L_1R$.",
+       r"exponential dependence on $L_1R$. Checked here: only the polynomial (not exponential) "
+       r"dependence on $L_1R$, on a strongly convex instance; the $L_0R^2/\varepsilon$ regime is "
+       r"not exercised.",
        method="As for the gradient method: iterations of clipped gradient descent against the "
-              "complexity expression on the cosh sum, one-sided slope at most 1.",
+              r"complexity expression on the cosh sum, one-sided slope at most 1. The cosh sum has "
+              r"Hessian $\succeq I$ (strongly convex), so every method here converges linearly in "
+              r"$\ln(1/\varepsilon)$ and the $L_0R^2/\varepsilon$ term is never binding: the check "
+              r"separates polynomial growth in $R$ (any degree up to about 2 passes) from the "
+              r"exponential growth $e^{L_1R}$ of constant-step descent (the control), i.e. the "
+              r"'no exponential dependence on $L_1R$' content only.",
        params=COMPLEXITY_PARAMS)
 def convex_complexity_clipped(ctx):
     """Iterations of clipped gradient descent grow at most linearly in the complexity expression."""
@@ -399,34 +379,6 @@ def convex_complexity_clipped(ctx):
                                    "set (L about e^{L1 R})")
 def _(ctx):
     return _complexity_evidence(ctx, "constant")
-
-
-@claim(PAPER, source="Abstract (an accelerated method); the AGMsDR complexity as quoted in the "
-                     "research notes from a summary of arXiv:2410.10800, the theorem not read; method "
-                     "from Nesterov, Gasnikov, Guminov & Dvurechensky (2020) with the (L0, L1) step",
-       evidence="rate", reconstructed=True,
-       statement=r"For convex $(L_0, L_1)$-smooth $f$, the accelerated gradient method with "
-       r"small-dimensional relaxation (AGMsDR) reaches $f(x_k) - f^\star \le \varepsilon$ within "
-       r"$O\big(\sqrt{L_0R^2/\varepsilon} + \lceil(L_1R)^{2/3}\rceil\lceil\ln\frac{F_0}{\varepsilon}\rceil\big)$ "
-       r"iterations.",
-       method="AGMsDR (segment search for the extrapolation, gradient step with the "
-              "$(L_0, L_1)$ step size, estimate-sequence weights from the achieved decrease) on "
-              "$c^{-2}\\sum_j(\\cosh(c x_j) - 1)$ ($L_0 = 1$, $L_1 = c$) from distance $R$ on a "
-              "geometric grid over a decade; one-sided slope of iterations against the "
-              "complexity expression at most 1.",
-       params={**COMPLEXITY_PARAMS,
-               "c": Param(2.0, full=2.0, low=0.5, high=4.0, doc="L1 of the cosh sum"),
-               "r_max": Param(5.0, full=5.0, low=1.0, high=6.0,
-                              doc="largest initial distance R (Hessian up to e^{c R} on the sublevel set)")})
-def accelerated_complexity_agmsdr(ctx):
-    """Iterations of AGMsDR grow at most linearly in sqrt(L0 R^2/eps) + (L1 R)^(2/3) ln(F0/eps)."""
-    return _accelerated_evidence(ctx, "agmsdr")
-
-
-@accelerated_complexity_agmsdr.control("the accelerated method replaced by gradient descent with "
-                                       "the constant step 1/L on the initial sublevel set")
-def _(ctx):
-    return _accelerated_evidence(ctx, "constant")
 
 
 def _accelerated_rate_evidence(ctx, accelerated):

@@ -254,10 +254,15 @@ def _memory_evidence(ctx, method):
        method="Subspace-Momentum (rank $k$, subspace refreshed from the gradient's top singular "
               "vectors) runs a few steps on random square least-squares problems of side $m$ over "
               "a decade; the floats held in its state are counted and their log-log slope in $m$ "
-              "is tested one-sidedly against 1.",
-       params={"m_min": Param(16, full=32, low=4, high=512, doc="smallest side m (largest is 12 m_min)"),
+              "is tested one-sidedly against 1. The count is read from the arrays the method "
+              "keeps between steps ($P$ and $M$), so it checks the state of the update rule as "
+              "implemented (the memory claim is about that state), not a measured process memory; "
+              "the optimizer steps do not change it.",
+       params={"m_min": Param(16, full=32, low=16, high=512,
+                              doc="smallest side m (largest is 12 m_min); at least the largest rank"),
                "n_sizes": Param(4, full=6, low=3, high=12, doc="sides on a geometric grid"),
-               "rank": Param(4, full=8, low=1, high=64, doc="subspace rank k"),
+               "rank": Param(4, full=8, low=1, high=16,
+                             doc="subspace rank k (k <= m is needed; high 16 = the lowest m_min)"),
                "n_steps": Param(4, full=10, low=1, high=1000, doc="optimizer steps before counting")})
 def subspace_momentum_memory(ctx):
     """The optimizer state of Subspace-Momentum grows linearly in the side of the weight matrix."""
@@ -290,7 +295,10 @@ def _subset_memory_evidence(ctx, singletons):
        r"accumulators, against $d$ for coordinate-wise AdaGrad.",
        method="Subset-Norm runs on the noisy quadratic-plus-cosine for $d = 16, 64, 256, \\dots$ "
               "with contiguous subsets of size $\\sqrt d$; the accumulator entries it holds are "
-              "counted and their log-log slope in $d$ is tested one-sidedly against 1/2.",
+              "counted and their log-log slope in $d$ is tested one-sidedly against 1/2. The count "
+              "is read from the accumulator array the method keeps between steps, so it checks the "
+              "state of the update rule as implemented (the memory claim is about that state), not "
+              "a measured process memory.",
        params={"n_sizes": Param(3, full=4, low=3, high=5, doc="dimensions 16, 64, 256, ... (powers of 4)"),
                "n_steps": Param(5, full=20, low=1, high=1000, doc="steps before counting")})
 def subset_norm_memory(ctx):
