@@ -26,13 +26,17 @@ fi
 
 stamp="$WB_VENV/.deps-$(sha256sum "$WB_ROOT/pyproject.toml" | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
-  echo "creating the virtual environment $WB_VENV" >&2
-  rm -rf "$WB_VENV"
-  python3 -m venv "$WB_VENV"
+  if compgen -G "$WB_VENV/.deps-*" >/dev/null; then
+    echo "rebuilding the virtual environment $WB_VENV (pyproject.toml changed)" >&2
+    rm -rf "$WB_VENV"   # one of ours, for an older pyproject.toml; an environment of yours is kept
+  fi
+  echo "installing into the virtual environment $WB_VENV" >&2
+  [ -x "$WB_VENV/bin/python" ] || python3 -m venv "$WB_VENV"
   "$WB_VENV/bin/python" -m pip install -q --upgrade pip
   "$WB_VENV/bin/python" -m pip install -q -e "$WB_ROOT[test,dask,lint]"
   touch "$stamp"
-else
+elif ! (cd / && "$WB_VENV/bin/python" -c "import os, sys, workbench as w
+sys.exit(os.path.realpath(w.__file__) != os.path.realpath(sys.argv[1]))" "$WB_ROOT/workbench/__init__.py") 2>/dev/null; then
   # The dependencies are there; point the editable install at this checkout.
   "$WB_VENV/bin/python" -m pip install -q --no-deps -e "$WB_ROOT"
 fi

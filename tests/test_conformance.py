@@ -61,17 +61,19 @@ def test_quick_profile_runs_within_budget_and_is_deterministic(claim):
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex")
 def test_every_statement_compiles_as_latex(tmp_path):
-    """The authors' LaTeX (statements, titles, docstring and method math, statements not checked) compiles, so the
+    """The authors' LaTeX (statements, sources, titles, docstring and method math, diagram captions,
+    statements not checked) compiles, so the
     report shows it as written rather than falling back to plain text."""
-    from workbench.report import environment
+    from workbench.report import diagram_caption, environment
 
     env = environment()
     papers = list({c.paper.slug: c.paper for c in CLAIMS}.values())
     body = env.from_string(
         "%% for c in claims\n\\section*{\\VAR{c.paper.title|mathtext}}\n\\VAR{c.statement|latex}\n\n"
-        "\\VAR{c.description|mathtext}\n\n\\VAR{c.method|mathtext}\n%% endfor\n"
+        "\\VAR{c.source|mathtext}\n\n\\VAR{c.description|mathtext}\n\n\\VAR{c.method|mathtext}\n\n"
+        "\\VAR{diagram_caption(c)|mathtext}\n%% endfor\n"
         "%% for p in papers\n%% for statement, why in p.not_checked\n\\VAR{statement|latex} \\VAR{why|mathtext}\n\n"
-        "%% endfor\n%% endfor\n").render(claims=CLAIMS, papers=papers)
+        "%% endfor\n%% endfor\n").render(claims=CLAIMS, papers=papers, diagram_caption=diagram_caption)
     doc = ("\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage{lmodern}\\usepackage{amsmath,amssymb}"
            "\\begin{document}\n" + body + "\\end{document}\n")
     (tmp_path / "statements.tex").write_text(doc)

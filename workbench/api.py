@@ -316,7 +316,7 @@ def _progress(enabled: bool) -> Any:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    console = Console(stderr=True, quiet=not enabled)
+    console = Console(stderr=True, quiet=not enabled, soft_wrap=True)  # long lines stay whole in logs
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=console, transient=True, disable=not enabled)
 

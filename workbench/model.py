@@ -137,8 +137,9 @@ class Param:
             else:
                 value = kind(raw)
         except (TypeError, ValueError):
+            article = "an" if kind.__name__[0] in "aeiou" else "a"
             raise ValueError(
-                f"parameter {name!r} takes a {kind.__name__}, not {raw!r}"
+                f"parameter {name!r} takes {article} {kind.__name__}, not {raw!r}"
             ) from None
         if self.choices is not None and value not in self.choices:
             raise ValueError(f"parameter {name!r} must be one of {list(self.choices)}, not {raw!r}")

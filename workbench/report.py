@@ -166,8 +166,6 @@ def _diagram(claim: Any, result: dict[str, Any], folder: Path, messages: list[st
     """
     if claim is None or claim.diagram is None:
         return None
-    import inspect
-
     plt = _plt()
     name = f"diagram-{result['anchor'][len('claim-'):]}.pdf"
     try:
@@ -177,8 +175,16 @@ def _diagram(claim: Any, result: dict[str, Any], folder: Path, messages: list[st
     except Exception as exc:  # the figure is an illustration: report the failure, keep going
         messages.append(f"the diagram of {claim.id} failed ({type(exc).__name__}: {exc}); left out of the report")
         return None
-    doc = inspect.getdoc(claim.diagram) or ""
-    return {"file": f"figures/{name}", "caption": doc.split("\n\n")[0].replace("\n", " ").strip()}
+    return {"file": f"figures/{name}", "caption": diagram_caption(claim)}
+
+
+def diagram_caption(claim: Any) -> str:
+    """The caption of a claim's diagram: the first paragraph of its function's docstring ("" when
+    the claim has no diagram)."""
+    import inspect
+
+    doc = inspect.getdoc(claim.diagram) or "" if claim.diagram is not None else ""
+    return doc.split("\n\n")[0].replace("\n", " ").strip()
 
 
 VERDICT_RGB = {"VERIFIED": "#00763e", "REFUTED": "#be1e2d", "INCONCLUSIVE": "#c47800", "ERROR": "#961e96"}
@@ -250,6 +256,8 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
                 setter("log")
             if not num:
                 ticks(range(len(grid[name])), [str(v) for v in grid[name]])
+            elif all(isinstance(v, int) for v in grid[name]) and len(grid[name]) <= 12:
+                ticks(grid[name], [str(v) for v in grid[name]])
     else:
         xn = varying[0]
         xs, xnum = axis_values(xn)

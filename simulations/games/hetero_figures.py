@@ -13,7 +13,7 @@ from .hetero_data import DataGame
 
 
 def duopoly_deviation_diagram(params: dict[str, Any]):
-    """Why the dominance threshold is $w_\\max = 2 w_\\min$: a provider's market share against a
+    """Why the dominance threshold is $w_{\\max} = 2 w_{\\min}$: a provider's market share against a
     rival sitting on source 1's optimum.
 
     Left: the two sources' losses $\\ell_j(\\theta)$ and the outside option's loss $c$.  Right:

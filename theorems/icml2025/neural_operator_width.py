@@ -345,8 +345,8 @@ def deeponet_standard_parametrisation(ctx):
 
 
 @claim(PAPER, source="DON analysis: the restricted set of the DON RSC theorem imposes sign "
-                     r"conditions on the cross term $\sum_k\nabla_{\theta_f}f_k\nabla_{\theta_g}"
-                     r"g_k^\top$ (as quoted in an ICML 2025 review, OpenReview mLysCaKFg7); "
+                     "conditions on the branch-trunk cross term of the Hessian "
+                     "(as quoted in an ICML 2025 review, OpenReview mLysCaKFg7); "
                      "abstract ('satisfied for each neural operator due to different reasons')",
        evidence="rate", reconstructed=True,
        sweeps=({"basis": [4, 8, 16, 32]},),
