@@ -96,6 +96,16 @@ def test_rate_refutes_wrong_exponent_and_needs_a_decade():
     assert decide(Rate(short, short**-1.0, exponent=-1.0, why="exact")).verdict is V.INCONCLUSIVE
 
 
+def test_proportion_values_are_tabled_and_leave_the_decision_alone():
+    plain = decide(Proportion(9, 10, 0.5, why="synthetic"))
+    tabled = decide(Proportion(9, 10, 0.5, why="synthetic", values=np.linspace(0.5, 1.4, 10), value_name="ratio"))
+    assert tabled.verdict is plain.verdict and tabled.summary == plain.summary
+    assert len(tabled.rows) == 11 and tabled.rows[1]["quantity"] == "trial 0: ratio"
+    assert tabled.headline["smallest_value"] == 0.5 and tabled.headline["largest_value"] == pytest.approx(1.4)
+    with pytest.raises(EvidenceError, match="one number per trial"):
+        decide(Proportion(9, 10, 0.5, why="synthetic", values=[1.0, 2.0]))
+
+
 def test_rate_of_constant_costs_is_an_exact_zero_slope():
     n = np.array([10, 100, 1000, 10000.0])
     flat = np.full(n.shape, 3.0)

@@ -508,6 +508,10 @@ class Proportion(Evidence):
     outside the interval, VERIFIED when inside and the half-width is at most ``max_halfwidth``.
     A true claim is refuted with probability at most ``(1 - level) / 2`` (one-sided) or
     ``1 - level`` (``"="``).
+
+    ``values`` (optional, one number per trial, e.g. each trial's approximation ratio, named by
+    ``value_name``) are shown as a table of trials in the report (up to 60) and do not change the
+    decision.
     """
 
     successes: int
@@ -519,6 +523,8 @@ class Proportion(Evidence):
     max_halfwidth: float = 0.05
     why: str = ""
     event: str = "success"
+    values: Any = None
+    value_name: str = "value"
     kind = "proportion"
 
     def decide(self) -> Decision:
@@ -531,8 +537,17 @@ class Proportion(Evidence):
         row = {"quantity": f"P({self.event})", "measured": f"{k}/{n} = {fmt(k / n, 4)} [{fmt(lo, 4)}, {fmt(hi, 4)}]",
                "claimed": f"{self.relation} {fmt(p, 4)}", "tolerance": f"{self.level:.0%} {self.method} interval",
                "reason": self.why}
-        kw = {"rows": [row], "error_probability": alpha,
-              "headline": {"estimate": k / n, "ci_low": lo, "ci_high": hi}}
+        rows = [row]
+        headline = {"estimate": k / n, "ci_low": lo, "ci_high": hi}
+        if self.values is not None:
+            values = _as_array(self.values, "values").ravel()
+            if values.size != n:
+                raise EvidenceError(f"proportion values need one number per trial ({n}), got {values.size}")
+            headline |= {"smallest_value": float(values.min()), "largest_value": float(values.max())}
+            if n <= TABLE_MAX:
+                rows += [{"quantity": f"trial {i}: {self.value_name}", "measured": fmt(v), "claimed": "",
+                          "tolerance": "", "reason": ""} for i, v in enumerate(values)]
+        kw = {"rows": rows, "error_probability": alpha, "headline": headline}
         ci = f"{k}/{n} with {self.level:.0%} interval [{fmt(lo, 4)}, {fmt(hi, 4)}]"
         if self.relation == "=":
             if not lo <= p <= hi:
