@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import api
+from .evidence import fmt
 from .store import Store, StoreError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -206,7 +207,7 @@ def _sweep(args: argparse.Namespace, out: Console) -> int:
         table.add_column(col)
     for p in summary.points:
         r = p.result
-        table.add_row(*[str(p.params[n]) for n in names],
+        table.add_row(*[fmt(p.params[n]) for n in names],
                       f"[{COLOURS[p.claim_verdict]}]{p.claim_verdict}[/]",
                       f"[{COLOURS[r.verdict.value]}]{r.verdict.value}[/]",
                       ", ".join(o.verdict.value.lower() for _, o in r.controls), r.outcome.decision.summary)
