@@ -120,13 +120,17 @@ def test_rate_too_noisy_is_inconclusive():
     assert decide(Rate(n, cost, exponent=-0.5, max_halfwidth=0.05, tolerance=10, why="noise")).verdict is V.INCONCLUSIVE
 
 
-@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (81, 263), (50, 50), (999, 1000)])
-def test_proportion_intervals_match_scipy(k, n):
-    res = stats.binomtest(k, n)
-    for method, ref in (("wilson", "wilson"), ("clopper-pearson", "exact")):
-        ci = res.proportion_ci(confidence_level=0.95, method=ref)
-        lo, hi = proportion_interval(k, n, 0.95, method)
-        assert lo == pytest.approx(ci.low, abs=1e-9) and hi == pytest.approx(ci.high, abs=1e-9)
+def test_proportion_intervals_against_closed_forms():
+    # Wilson 95% for 8/10: centre (p + z^2/2n)/(1 + z^2/n), half-width z sqrt(p(1-p)/n + z^2/4n^2)/(1 + z^2/n)
+    z = stats.norm.ppf(0.975)
+    centre = (0.8 + z * z / 20) / (1 + z * z / 10)
+    half = z * np.sqrt(0.8 * 0.2 / 10 + z * z / 400) / (1 + z * z / 10)
+    assert proportion_interval(8, 10) == pytest.approx((centre - half, centre + half), rel=1e-12)
+    # Clopper-Pearson at the ends: [0, 1 - (a/2)^(1/n)] for 0/n and [(a/2)^(1/n), 1] for n/n
+    assert proportion_interval(0, 20, 0.95, "clopper-pearson") == pytest.approx((0.0, 1 - 0.025 ** (1 / 20)))
+    assert proportion_interval(20, 20, 0.95, "clopper-pearson") == pytest.approx((0.025 ** (1 / 20), 1.0))
+    with pytest.raises(ValueError, match="'wilson' or 'clopper-pearson'"):
+        proportion_interval(1, 2, 0.95, "jeffreys")
 
 
 def test_proportion_rules():

@@ -283,7 +283,6 @@ from simulations.quantum import (  # noqa: E402
     pgd_log_factor,
     pgd_parameters,
     register_distribution,
-    wilson_interval,
     zeroth_order_noise,
 )
 
@@ -313,16 +312,6 @@ def test_curvature_grid_width_closed_form():
     o = quantum_oracle(p)
     assert np.isclose(noise_per_bin(p, o), o.M * curvature_grid_width(o.n, p.ell, 2) / 2**o.n)
     assert np.isclose(zeroth_order_noise(0.04, 2, 5), 5 * noise_per_bin(p, o))
-
-
-def test_wilson_interval_against_statsmodels_closed_form():
-    # Wilson 95% for 8/10: centre (0.8 + z^2/20)/(1 + z^2/10)
-    z = stats.norm.ppf(0.975)
-    lo, hi = wilson_interval(8, 10)
-    centre = (0.8 + z * z / 20) / (1 + z * z / 10)
-    half = z * np.sqrt(0.8 * 0.2 / 10 + z * z / 400) / (1 + z * z / 10)
-    assert np.isclose(lo, centre - half) and np.isclose(hi, centre + half)
-    assert wilson_interval(0, 5)[0] == 0.0
 
 
 def test_bisection_finds_a_step_threshold():

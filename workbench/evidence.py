@@ -474,7 +474,7 @@ class Rate(Evidence):
 # --------------------------------------------------------------------------- proportion
 def proportion_interval(successes: int, trials: int, level: float = 0.95,
                         method: str = "wilson") -> tuple[float, float]:
-    """Two-sided confidence interval for a binomial proportion.
+    """Two-sided confidence interval for a binomial proportion (scipy's ``binomtest``).
 
     Args:
         method: ``"wilson"`` (score interval) or ``"clopper-pearson"`` (exact).
@@ -483,19 +483,11 @@ def proportion_interval(successes: int, trials: int, level: float = 0.95,
     """
     if not 0 <= successes <= trials or trials < 1:
         raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes}/{trials}")
-    alpha = 1 - level
-    if method == "wilson":
-        z = stats.norm.ppf(1 - alpha / 2)
-        p = successes / trials
-        den = 1 + z * z / trials
-        centre = (p + z * z / (2 * trials)) / den
-        half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / den
-        return max(0.0, centre - half), min(1.0, centre + half)
-    if method == "clopper-pearson":
-        lo = 0.0 if successes == 0 else stats.beta.ppf(alpha / 2, successes, trials - successes + 1)
-        hi = 1.0 if successes == trials else stats.beta.ppf(1 - alpha / 2, successes + 1, trials - successes)
-        return float(lo), float(hi)
-    raise ValueError(f"unknown interval method {method!r}; use 'wilson' or 'clopper-pearson'")
+    scipy_method = {"wilson": "wilson", "clopper-pearson": "exact"}.get(method)
+    if scipy_method is None:
+        raise ValueError(f"interval method must be 'wilson' or 'clopper-pearson', not {method!r}")
+    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(confidence_level=level, method=scipy_method)
+    return float(ci.low), float(ci.high)
 
 
 @dataclass

@@ -65,16 +65,6 @@ def dp_tpr_bound(fpr: float, epsilon: float, delta: float) -> float:
     return float(min(1.0, math.exp(epsilon) * fpr + delta, 1 - math.exp(-epsilon) * (1 - fpr - delta)))
 
 
-def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
-    """Two-sided exact (Clopper-Pearson) interval of a binomial proportion at ``level``."""
-    if not 0 <= successes <= trials or trials < 1:
-        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes}/{trials}")
-    a = 1 - level
-    lo = 0.0 if successes == 0 else float(stats.beta.ppf(a / 2, successes, trials - successes + 1))
-    hi = 1.0 if successes == trials else float(stats.beta.ppf(1 - a / 2, successes + 1, trials - successes))
-    return lo, hi
-
-
 @dataclass
 class MembershipAudit:
     """Outcome of :func:`membership_inference_audit`.
@@ -124,7 +114,12 @@ def membership_inference_audit(scores_out_calibration, scores_out, scores_in, ta
         raise ValueError(f"target_fpr must lie in (0, 1), got {target_fpr}")
     t = float(np.quantile(cal, 1 - target_fpr))
     tp, fp = int(np.sum(inn > t)), int(np.sum(out > t))
-    tpr = clopper_pearson(tp, inn.size, level)
-    _, fpr_hi = clopper_pearson(fp, out.size, level)
+    tpr = _clopper_pearson(tp, inn.size, level)
+    _, fpr_hi = _clopper_pearson(fp, out.size, level)
     eps_lo = math.log((tpr[0] - delta) / fpr_hi) if tpr[0] > delta else -math.inf
     return MembershipAudit(t, tp, inn.size, fp, out.size, fpr_hi, tpr, eps_lo)
+
+
+def _clopper_pearson(successes: int, trials: int, level: float) -> tuple[float, float]:
+    ci = stats.binomtest(successes, trials).proportion_ci(confidence_level=level, method="exact")
+    return float(ci.low), float(ci.high)

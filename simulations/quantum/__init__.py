@@ -69,7 +69,6 @@ from .noise import (
     noise_per_bin,
     pgd_log_factor,
     success_count,
-    wilson_interval,
     zeroth_order_noise,
 )
 from .smoothing import (
@@ -112,7 +111,7 @@ __all__ = [
     "GradientOracle", "RampSaddle", "Run", "is_sosp", "pagd_parameters", "perturbed_agd",
     "perturbed_gd", "pgd_parameters", "quantum_oracle", "run_to_sosp",
     "Bisection", "bisect_threshold", "curvature_grid_width", "escape_trial", "log_factor_slope", "measure_threshold",
-    "jordan_circuit_diagram", "noise_per_bin", "pgd_log_factor", "success_count", "wilson_interval", "zeroth_order_noise",
+    "jordan_circuit_diagram", "noise_per_bin", "pgd_log_factor", "success_count", "zeroth_order_noise",
     "SGDRun", "SmoothedMeanEstimator", "hitting_allowance", "hoeffding_samples", "median_runs",
     "qae_grid_size", "qae_median_estimates", "smoothed_moments", "smoothed_sgd", "smoothing_parameters",
 ]

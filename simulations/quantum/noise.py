@@ -131,18 +131,6 @@ def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int,
     raise ValueError(f"method must be 'pgd' or 'pagd', not {method!r}")
 
 
-def wilson_interval(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (two-sided, at ``level``)."""
-    if not 0 <= successes <= trials or trials < 1:
-        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes}/{trials}")
-    z = stats.norm.ppf(0.5 + level / 2)
-    p = successes / trials
-    den = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / den
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass
 class Bisection:
     """Outcome of :func:`bisect_threshold`.
@@ -197,7 +185,8 @@ def bisect_threshold(success_count: Callable[[float], tuple[int, int]], lower: f
         levels.append(mid)
         succ.append(k)
         tri.append(n)
-        ints.append(wilson_interval(k, n))
+        ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+        ints.append((float(ci.low), float(ci.high)))
         if k / n >= target:
             lower = mid
         else:
