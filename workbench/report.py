@@ -183,7 +183,9 @@ def diagram_caption(claim: Any) -> str:
     the claim has no diagram)."""
     import inspect
 
-    doc = inspect.getdoc(claim.diagram) or "" if claim.diagram is not None else ""
+    if claim.diagram is None:
+        return ""
+    doc = inspect.getdoc(claim.diagram) or ""
     return doc.split("\n\n")[0].replace("\n", " ").strip()
 
 
