@@ -102,6 +102,8 @@ def test_proportion_values_are_tabled_and_leave_the_decision_alone():
     assert tabled.verdict is plain.verdict and tabled.summary == plain.summary
     assert len(tabled.rows) == 11 and tabled.rows[1]["quantity"] == "trial 0: ratio"
     assert tabled.headline["smallest_value"] == 0.5 and tabled.headline["largest_value"] == pytest.approx(1.4)
+    same = decide(Proportion(9, 10, 0.5, why="synthetic", values=np.ones(10), value_name="ratio"))
+    assert [r["quantity"] for r in same.rows[1:]] == ["every trial: ratio"]
     with pytest.raises(EvidenceError, match="one number per trial"):
         decide(Proportion(9, 10, 0.5, why="synthetic", values=[1.0, 2.0]))
 

@@ -502,8 +502,8 @@ class Proportion(Evidence):
     ``1 - level`` (``"="``).
 
     ``values`` (optional, one number per trial, e.g. each trial's approximation ratio, named by
-    ``value_name``) are shown as a table of trials in the report (up to 60) and do not change the
-    decision.
+    ``value_name``) are shown as a table of trials in the report (up to 60; one row when they are
+    all equal) and do not change the decision.
     """
 
     successes: int
@@ -536,7 +536,10 @@ class Proportion(Evidence):
             if values.size != n:
                 raise EvidenceError(f"proportion values need one number per trial ({n}), got {values.size}")
             headline |= {"smallest_value": float(values.min()), "largest_value": float(values.max())}
-            if n <= TABLE_MAX:
+            if np.all(values == values[0]):
+                rows.append({"quantity": f"every trial: {self.value_name}", "measured": fmt(values[0]),
+                             "claimed": "", "tolerance": "", "reason": ""})
+            elif n <= TABLE_MAX:
                 rows += [{"quantity": f"trial {i}: {self.value_name}", "measured": fmt(v), "claimed": "",
                           "tolerance": "", "reason": ""} for i, v in enumerate(values)]
         kw = {"rows": rows, "error_probability": alpha, "headline": headline}
