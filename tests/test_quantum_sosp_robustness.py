@@ -279,6 +279,7 @@ from simulations.quantum import (  # noqa: E402
     escape_trial,
     jordan_circuit_diagram,
     log_factor_slope,
+    measure_threshold,
     noise_per_bin,
     pgd_log_factor,
     pgd_parameters,
@@ -312,26 +313,81 @@ def test_curvature_grid_width_closed_form():
     o = quantum_oracle(p)
     assert np.isclose(noise_per_bin(p, o), o.M * curvature_grid_width(o.n, p.ell, 2) / 2**o.n)
     assert np.isclose(zeroth_order_noise(0.04, 2, 5), 5 * noise_per_bin(p, o))
+    assert np.isclose(zeroth_order_noise(0.04, 2, 5, 1e-3), 5e-3 * noise_per_bin(p, o))
+    with pytest.raises(ValueError):
+        noise_per_bin(p, o, 0.0)
+
+
+def test_a_finer_cube_leaves_the_noiseless_law_unchanged_on_aer():
+    """Without noise the output law does not depend on the cube side beyond the curvature phase:
+    the saddle coordinate's cubic at h and at h/1000 gives the same distribution on Aer."""
+    n, M = 4, 1.0
+    f = lambda X: X[:, 0] ** 4 / 4 - X[:, 0] ** 2 / 2  # noqa: E731
+    x0 = np.array([0.3])
+    laws = [aer_probabilities(jordan_circuit(oracle_phases(f, x0, n, h, M), 1, n)) for h in (1e-4, 1e-7)]
+    np.testing.assert_allclose(laws[0], laws[1], atol=1e-3)
 
 
 def test_bisection_finds_a_step_threshold():
-    # deterministic success rate: 1 below 37, 0 from 37 on (integers), and 1e-4 (reals)
-    res = bisect_threshold(lambda lvl: (10 if lvl < 37 else 0, 10), 1, 1024, steps=20, integer=True)
-    assert (res.lower, res.upper) == (36, 37)
+    # deterministic success rate: 1 below 1e-4, 0.4 from there on
     res = bisect_threshold(lambda lvl: (5 if lvl < 1e-4 else 4, 10), 1e-9, 1e-2, steps=40)
     assert res.lower < 1e-4 <= res.upper and res.upper / res.lower < 1.001
+    # the two ends were measured first
+    assert res.levels[:2] == [1e-2, 1e-9]
+
+
+def test_bisection_refuses_a_bracket_it_did_not_see_straddle():
+    with pytest.raises(ValueError, match="upper level"):
+        bisect_threshold(lambda lvl: (10, 10), 1.0, 1024.0, steps=3)
+    with pytest.raises(ValueError, match="lower level"):
+        bisect_threshold(lambda lvl: (0, 10), 1.0, 1024.0, steps=3)
+    res = bisect_threshold(lambda lvl: (10, 10), 1.0, 1024.0, steps=3, check_bracket=False)
+    assert len(res.levels) == 3
+
+
+def test_with_the_trap_switched_off_no_zeroth_order_threshold_is_measured():
+    """The noise-off oracle succeeds at the bracket's top, so the bisection raises (no threshold)."""
+    eps, d = 0.04, 2
+    with pytest.raises(ValueError, match="noise is switched on"):
+        measure_threshold(np.random.default_rng(0), "zeroth_off", eps, d, zeroth_order_noise(eps, d, 1),
+                          zeroth_order_noise(eps, d, 1024), 2, 8)
+
+
+def test_a_finer_cube_retraces_the_bisection_in_bins():
+    """The trap's action depends on bins only: with the cube scaled by c and the same stream the
+    bisection visits the same bins, and every level (function units) is c times the original."""
+    eps, d, c = 0.04, 2, 1e-3
+    out = []
+    for factor in (1.0, c):
+        lo, hi = zeroth_order_noise(eps, d, 1, factor), zeroth_order_noise(eps, d, 1024, factor)
+        out.append(measure_threshold(np.random.default_rng(5), "zeroth", eps, d, lo, hi, 4, 6,
+                                     cube_factor=factor))
+    assert out[0].successes == out[1].successes
+    np.testing.assert_allclose(np.array(out[1].levels), c * np.array(out[0].levels), rtol=1e-12)
+    assert np.isclose(out[1].threshold, c * out[0].threshold, rtol=1e-12)
 
 
 def test_escape_trial_succeeds_without_noise_and_fails_under_a_large_trap():
     rng = np.random.default_rng(0)
+    bin_noise = zeroth_order_noise(0.04, 2, 1)
     assert sum(escape_trial(rng, "first", 0.04, 2, 0.0) for _ in range(10)) == 10
     assert sum(escape_trial(rng, "first", 0.04, 2, 1e-3) for _ in range(10)) == 0
-    assert sum(escape_trial(rng, "zeroth", 0.04, 2, 0) for _ in range(10)) >= 8
-    assert sum(escape_trial(rng, "zeroth", 0.04, 2, 500) for _ in range(10)) == 0
+    assert sum(escape_trial(rng, "zeroth", 0.04, 2, 0.0) for _ in range(10)) >= 8
+    assert sum(escape_trial(rng, "zeroth", 0.04, 2, 500 * bin_noise) for _ in range(10)) == 0
+    # the trap switched off ignores the level
+    assert sum(escape_trial(rng, "zeroth_off", 0.04, 2, 500 * bin_noise) for _ in range(10)) >= 8
     with pytest.raises(ValueError):
-        escape_trial(rng, "zeroth", 0.04, 2, 1.5)
+        escape_trial(rng, "zeroth", 0.04, 2, -1.0)
     with pytest.raises(ValueError):
         escape_trial(rng, "second", 0.04, 2, 0)
+
+
+def test_zeroth_order_level_plays_the_largest_whole_bin_trap():
+    """A budget of 1.9 bins plays the 1-bin trap: same outcomes as exactly 1 bin, same stream."""
+    one = zeroth_order_noise(0.04, 2, 1)
+    a = [escape_trial(np.random.default_rng(i), "zeroth", 0.04, 2, 1.9 * one) for i in range(6)]
+    b = [escape_trial(np.random.default_rng(i), "zeroth", 0.04, 2, one) for i in range(6)]
+    assert a == b
 
 
 def test_log_factor_slope_of_pgd_chi_squared():
@@ -356,9 +412,10 @@ def test_circuit_diagram_has_one_oracle_gate():
 
 def test_pagd_tolerates_a_larger_trap_than_pgd():
     rng = np.random.default_rng(1)
-    assert all(escape_trial(rng, "zeroth", 0.08, 2, 1024, "pagd") for _ in range(3))
-    assert not any(escape_trial(rng, "zeroth", 0.08, 2, 1024, "pgd") for _ in range(3))
-    assert not any(escape_trial(rng, "zeroth", 0.08, 2, 2**17, "pagd") for _ in range(3))
+    one = zeroth_order_noise(0.08, 2, 1)
+    assert all(escape_trial(rng, "zeroth", 0.08, 2, 1024 * one, "pagd") for _ in range(3))
+    assert not any(escape_trial(rng, "zeroth", 0.08, 2, 1024 * one, "pgd") for _ in range(3))
+    assert not any(escape_trial(rng, "zeroth", 0.08, 2, 2**17 * one, "pagd") for _ in range(3))
 
 
 # --------------------------------------------------------------------------- smoothed SGD (claim iii)

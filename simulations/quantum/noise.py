@@ -8,24 +8,31 @@ zeroth-order noise ``O(eps^6/d^4)`` and first-order noise ``O(eps/d^{0.5+zeta})`
 
 Adversaries (both bounded by the noise level and aimed at the saddle escape):
 
-* zeroth order, "trap": ``e(x) = nu sign(x_d) (2 frac(x_d / h) - 1)`` with ``|e| <= nu``, a
-  sawtooth of period equal to the side ``h`` of Jordan's sampled cube.  On the grid its phase
-  ``2 pi S e`` is linear with slope ``2 S nu`` bins per register span, and when ``2 S nu = k``
-  is an integer the wrap-around jump is a multiple of ``2 pi``: the oracle acts on the circuit
-  exactly as a shift of the escape register's bin position by ``k sign(x_d)`` (a restoring
-  gradient bias ``k`` bins ``= 2 nu / h``).  The sign is taken at the query point: the cube
-  (side ``h ~ 1e-8``) does not straddle ``x_d = 0`` once a perturbation (radius ``~1e-5``)
-  has moved the iterate off the saddle, and at the saddle itself the shift is zero.  Noise levels are therefore bisected over integer
-  ``k`` and ``nu = k / (2 S) = k M h / N``.
+* zeroth order, "trap": ``e(x) = nu' sign(x_d) (2 frac(x_d / h) - 1)``, a sawtooth of period
+  equal to the side ``h`` of Jordan's sampled cube.  On the grid its phase ``2 pi S e`` is
+  linear with slope ``2 S nu'`` bins per register span, and when ``2 S nu' = k`` is an integer
+  the wrap-around jump is a multiple of ``2 pi``: the oracle acts on the circuit exactly as a
+  shift of the escape register's bin position by ``k sign(x_d)`` (a restoring gradient bias of
+  ``k`` bins ``= 2 nu' / h``).  Under a noise budget ``nu`` the adversary plays the largest such
+  exact trap, ``k = floor(nu / nu_bin)`` with ``nu_bin = M h / N`` (so ``|e| <= nu' <= nu``), and
+  noise levels are real numbers bisected in function-value units.  The sign is taken at the
+  query point: the cube (side ``h ~ 1e-8``) does not straddle ``x_d = 0`` once a perturbation
+  (radius ``~1e-5``) has moved the iterate off the saddle, and at the saddle itself the shift
+  is zero.
 * first order: the gradient oracle returns ``grad f(x) + b sign(x_d) e_d``, ``||bias|| = b``.
 
 Jordan's cube side ``h`` is set by the curvature budget: the quadratic part of ``f`` adds a phase
 of at most ``2 pi S (ell/2) d (h/2)^2 = pi N ell d h / (8 M)``; ``h`` keeps it at
-``CURVATURE_PHASE`` radians.
+``CURVATURE_PHASE`` radians.  A ``cube_factor`` below 1 shrinks the cube beyond that budget:
+without noise the estimator's output law is unchanged (the phase scale ``S = N / (2 M h)``
+compensates and the curvature phase only falls), but function noise is amplified by ``1/h``,
+so the tolerated zeroth-order noise shrinks in proportion (a fragile design, for controls).
 
 A trial starts PGD (Jin et al. 2017, theory parameters) exactly at the strict saddle of the
 ramp-saddle family (the origin) and succeeds when the point PGD returns passes the exact
-epsilon-SOSP test.
+epsilon-SOSP test.  A bisection first checks its bracket: the lower level must be seen to
+pass and the upper level to fail, so a threshold is reported only where the noise was seen to
+break the algorithm (with the noise switched off the bisection raises).
 """
 
 from __future__ import annotations
@@ -60,9 +67,14 @@ def curvature_grid_width(n: int, ell: float, d: int, M: float = 1.0, phase: floa
     return 8 * M * phase / (math.pi * 2**n * ell * d)
 
 
-def noise_per_bin(problem: RampSaddle, oracle: GradientOracle) -> float:
-    """Zeroth-order noise level ``nu = M h / N`` whose trap shifts the escape register by one bin."""
-    h = curvature_grid_width(oracle.n, problem.ell, problem.d, oracle.M)
+def noise_per_bin(problem: RampSaddle, oracle: GradientOracle, cube_factor: float = 1.0) -> float:
+    """Zeroth-order noise level ``nu_bin = M h / N`` whose trap shifts the escape register by one bin.
+
+    ``h`` is the curvature-budget cube side times ``cube_factor`` (> 0).
+    """
+    if not cube_factor > 0:
+        raise ValueError(f"cube_factor must be positive, not {cube_factor}")
+    h = cube_factor * curvature_grid_width(oracle.n, problem.ell, problem.d, oracle.M)
     return oracle.M * h / 2**oracle.n
 
 
@@ -71,16 +83,19 @@ def _sign(z: float) -> float:
 
 
 def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, level: float,
-                 method: str = "pgd") -> bool:
+                 method: str = "pgd", cube_factor: float = 1.0) -> bool:
     """One run of PGD (or PAGD) from the strict saddle under a trap adversary of the given level.
 
     Args:
         rng: numpy Generator (perturbations and the estimator's randomness).
-        oracle_kind: ``"zeroth"`` (emulated Jordan estimator; ``level`` = integer bin shift k of
-            the escape register, i.e. noise ``nu = k M h / N``) or ``"first"`` (exact gradient
-            plus a restoring bias of norm ``level``).
+        oracle_kind: ``"zeroth"`` (emulated Jordan estimator; ``level`` = noise budget ``nu`` in
+            function-value units, played as the largest exact trap of ``floor(nu / nu_bin)``
+            bins, see :func:`noise_per_bin`), ``"zeroth_off"`` (the same oracle with the trap
+            switched off: ``level`` is ignored) or ``"first"`` (exact gradient plus a
+            restoring bias of norm ``level``).
         eps: target accuracy; d: dimension (>= 2).
         method: ``"pgd"`` or ``"pagd"``.
+        cube_factor: Jordan's cube side relative to the curvature budget (zeroth order only).
 
     Returns:
         True when an iterate passes the exact epsilon-SOSP test before the algorithm stops (PGD
@@ -92,12 +107,11 @@ def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int,
     if level < 0:
         raise ValueError(f"the noise level must be non-negative, not {level}")
     problem = RampSaddle(d, eps)
-    if oracle_kind == "zeroth":
+    if oracle_kind in ("zeroth", "zeroth_off"):
         oracle = quantum_oracle(problem)
-        k = int(level)
-        if k != level:
-            raise ValueError("the zeroth-order trap level is an integer number of bins")
-        nu = k * noise_per_bin(problem, oracle)
+        nu_bin = noise_per_bin(problem, oracle, cube_factor)
+        k = 0 if oracle_kind == "zeroth_off" else int(math.floor(level / nu_bin * (1 + 1e-12)))
+        nu = k * nu_bin
 
         def shift(x, k=k, d=d):
             out = np.zeros(d)
@@ -116,7 +130,7 @@ def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int,
 
         oracle = GradientOracle("first_order", bias=bias)
     else:
-        raise ValueError(f"oracle_kind must be 'zeroth' or 'first', not {oracle_kind!r}")
+        raise ValueError(f"oracle_kind must be 'zeroth', 'zeroth_off' or 'first', not {oracle_kind!r}")
     x0 = np.zeros(d)
     # From the saddle one perturbation either escapes within ~t_thres steps or PGD stops; runs
     # not done by three times that (a bias larger than PGD's gradient threshold never lets it
@@ -156,38 +170,53 @@ class Bisection:
 
 
 def bisect_threshold(success_count: Callable[[float], tuple[int, int]], lower: float, upper: float, *,
-                     target: float = 0.5, steps: int = 6, integer: bool = False) -> Bisection:
+                     target: float = 0.5, steps: int = 6, check_bracket: bool = True) -> Bisection:
     """Bisection (geometric) for the level where the success rate crosses ``target``.
 
-    At each mid-point ``success_count(level)`` returns (successes, trials); the level counts as
-    passing when the point estimate is at least ``target`` (the Wilson interval of every level is
-    kept for the report).  The success rate must decrease with the level (not checked).
+    With ``check_bracket`` the two ends are measured first: ``lower`` must pass and ``upper``
+    must fail, otherwise no crossing was seen and nothing is reported.  Then at each geometric
+    mid-point ``success_count(level)`` returns (successes, trials); a level passes when the point
+    estimate is at least ``target``.  The Wilson interval of every level measured is kept.  The
+    success rate must decrease with the level (not checked).
 
     Args:
+        success_count: level -> (successes, trials).
         lower, upper: a passing and a failing level (0 < lower < upper).
-        integer: bisect over integers (stops when the bracket is adjacent).
+        target: success rate that defines the threshold (in (0, 1)).
+        steps: number of mid-points measured (>= 0).
+        check_bracket: measure and check both ends first.
 
     Raises:
-        ValueError: when not ``0 < lower < upper``.
+        ValueError: when not ``0 < lower < upper``, or when a checked end does not behave as a
+            bracket (the upper end still succeeding means the noise did not break the algorithm
+            within the bracket: raise ``upper``, or check that the noise is switched on).
     """
     if not 0 < lower < upper:
         raise ValueError(f"need 0 < lower < upper, got {lower}, {upper}")
     levels, succ, tri, ints = [], [], [], []
-    for _ in range(steps):
-        mid = math.sqrt(lower * upper)
-        if integer:
-            mid = float(round(mid))
-            if mid <= lower:
-                mid = lower + 1
-            if mid >= upper:
-                break
-        k, n = success_count(mid)
-        levels.append(mid)
+
+    def measure(level: float) -> bool:
+        k, n = success_count(level)
+        levels.append(level)
         succ.append(k)
         tri.append(n)
         ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
         ints.append((float(ci.low), float(ci.high)))
-        if k / n >= target:
+        return k / n >= target
+
+    if check_bracket:
+        if measure(upper):
+            raise ValueError(
+                f"no threshold in the bracket: the upper level {upper:.4g} still succeeds "
+                f"({succ[-1]}/{tri[-1]} >= {target}); the noise did not break the algorithm there "
+                f"(raise the upper level, or check that the noise is switched on)")
+        if not measure(lower):
+            raise ValueError(
+                f"no threshold in the bracket: the lower level {lower:.4g} already fails "
+                f"({succ[-1]}/{tri[-1]} < {target}); lower it")
+    for _ in range(steps):
+        mid = math.sqrt(lower * upper)
+        if measure(mid):
             lower = mid
         else:
             upper = mid
@@ -195,32 +224,37 @@ def bisect_threshold(success_count: Callable[[float], tuple[int, int]], lower: f
 
 
 def success_count(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, level: float,
-                  trials: int, method: str = "pgd") -> tuple[int, int]:
+                  trials: int, method: str = "pgd", cube_factor: float = 1.0) -> tuple[int, int]:
     """(successes, trials) of :func:`escape_trial` at one noise level, all drawn from ``rng``."""
     if trials < 1:
         raise ValueError(f"trials must be at least 1, not {trials}")
-    wins = sum(escape_trial(rng, oracle_kind, eps, d, level, method) for _ in range(trials))
+    wins = sum(escape_trial(rng, oracle_kind, eps, d, level, method, cube_factor) for _ in range(trials))
     return int(wins), int(trials)
 
 
 def measure_threshold(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, lower: float,
-                      upper: float, steps: int, trials: int, method: str = "pgd") -> Bisection:
-    """Bisection for the largest tolerated trap level of PGD / PAGD at one (eps, d).
+                      upper: float, steps: int, trials: int, method: str = "pgd",
+                      cube_factor: float = 1.0) -> Bisection:
+    """Bisection for the largest tolerated noise of PGD / PAGD at one (eps, d), bracket checked.
 
-    Levels are integer bin shifts for ``oracle_kind="zeroth"`` (convert with
-    :func:`zeroth_order_noise`) and gradient-bias norms for ``"first"``; the success rate at the
-    returned ``lower`` was at least 1/2 and at ``upper`` below 1/2 (point estimates of
-    ``trials`` runs each).
+    Levels are noise budgets in function-value units for ``oracle_kind="zeroth"`` (see
+    :func:`escape_trial`; :func:`zeroth_order_noise` converts bins) and gradient-bias norms for
+    ``"first"``; the success rate at the returned ``lower`` was at least 1/2 and at ``upper``
+    below 1/2 (point estimates of ``trials`` runs each).
+
+    Raises:
+        ValueError: when the bracket's ends do not pass and fail (see :func:`bisect_threshold`).
     """
-    return bisect_threshold(lambda lvl: success_count(rng, oracle_kind, eps, d, lvl, trials, method),
-                            lower, upper, steps=steps, integer=oracle_kind == "zeroth")
+    return bisect_threshold(
+        lambda lvl: success_count(rng, oracle_kind, eps, d, lvl, trials, method, cube_factor),
+        lower, upper, steps=steps)
 
 
-def zeroth_order_noise(eps: float, d: int, bins: float) -> float:
+def zeroth_order_noise(eps: float, d: int, bins: float, cube_factor: float = 1.0) -> float:
     """Zeroth-order noise level ``nu`` (function-value units) of a trap shifting ``bins`` bins,
-    for the Jordan estimator PGD uses at (eps, d)."""
+    for the Jordan estimator PGD uses at (eps, d) with the given cube factor."""
     problem = RampSaddle(d, eps)
-    return bins * noise_per_bin(problem, quantum_oracle(problem))
+    return bins * noise_per_bin(problem, quantum_oracle(problem), cube_factor)
 
 
 def log_factor_slope(sizes, factors) -> float:
