@@ -101,6 +101,22 @@ def _paper_groups(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(papers.values())
 
 
+def _sparse_minor_labels():
+    """Log-axis minor-tick labels at 2 and 5 times a power of ten only (all minors crowd)."""
+    import math
+
+    from matplotlib.ticker import FuncFormatter
+
+    def label(value: float, _pos) -> str:
+        if value <= 0:
+            return ""
+        exponent = math.floor(math.log10(value) + 1e-9)
+        mantissa = round(value / 10**exponent, 6)
+        return rf"${mantissa:g}\times10^{{{exponent}}}$" if mantissa in (2, 5) else ""
+
+    return FuncFormatter(label)
+
+
 def _figure(result: dict[str, Any], folder: Path) -> str | None:
     """Draw the claim's figure when its evidence is a curve; return the file name or None."""
     fig_data = (result["outcome"] or {}).get("decision", {}).get("figure")
@@ -118,6 +134,8 @@ def _figure(result: dict[str, Any], folder: Path) -> str | None:
                   label=f"fit: slope {fig_data['slope']:.3f}")
         gx, gy = np.exp(np.mean(np.log(x))), np.exp(np.mean(np.log(y)))
         ax.loglog(xs, gy * (xs / gx) ** fig_data["claimed"], "--", label=f"claimed slope {fig_data['claimed']:.3g}")
+        if x.max() / x.min() < 100:  # matplotlib labels every minor tick on short axes
+            ax.xaxis.set_minor_formatter(_sparse_minor_labels())
     elif fig_data["type"] == "bound":
         x = np.asarray(fig_data["x"], dtype=float)
         m, b = np.asarray(fig_data["measured"]), np.asarray(fig_data["bound"])

@@ -665,12 +665,12 @@ def _zeroth_rate(ctx, method: str, axis: str, exponent: float, cube_power: float
                               fragile="$h \\propto \\epsilon^6$"),
        params={**EPS_NOISE_PARAMS, **NOISE_PARAMS})
 def pgd_zeroth_order_noise_epsilon(ctx):
-    """Largest zeroth-order noise quantum PGD tolerates decays no faster than eps^6 (d fixed)."""
+    r"""Largest zeroth-order noise quantum PGD tolerates decays no faster than $\epsilon^6$ ($d$ fixed)."""
     return _zeroth_rate(ctx, "pgd", "eps", 6.0)
 
 
-@pgd_zeroth_order_noise_epsilon.control("Jordan's cube shrunk as (eps/eps_max)^6 beyond the curvature "
-                                        "budget (function noise amplified by 1/h)")
+@pgd_zeroth_order_noise_epsilon.control("Jordan's cube side multiplied by (eps / eps_max) to the power 6, "
+                                        "beyond the curvature budget (function noise amplified by 1/h)")
 def pgd_fragile_cube_epsilon(ctx):
     return _zeroth_rate(ctx, "pgd", "eps", 6.0, cube_power=6.0)
 
@@ -685,11 +685,12 @@ def pgd_fragile_cube_epsilon(ctx):
                                    "$1/\\nu^*$ against $d$.", fragile="$h \\propto d^{{-4}}$"),
        params={**D_NOISE_PARAMS, **NOISE_PARAMS})
 def pgd_zeroth_order_noise_dimension(ctx):
-    """Largest zeroth-order noise quantum PGD tolerates decays no faster than d^-4 (eps fixed)."""
+    r"""Largest zeroth-order noise quantum PGD tolerates decays no faster than $d^{-4}$ ($\epsilon$ fixed)."""
     return _zeroth_rate(ctx, "pgd", "d", 4.0)
 
 
-@pgd_zeroth_order_noise_dimension.control("Jordan's cube shrunk as (2/d)^4 beyond the curvature budget")
+@pgd_zeroth_order_noise_dimension.control("Jordan's cube side multiplied by (2 / d) to the power 4, beyond "
+                                          "the curvature budget")
 def pgd_fragile_cube_dimension(ctx):
     return _zeroth_rate(ctx, "pgd", "d", 4.0, cube_power=4.0)
 
@@ -713,11 +714,12 @@ PAGD_METHOD = (
                               fragile="$h \\propto \\epsilon^{{10}}$"),
        params={**EPS_NOISE_PARAMS, **PAGD_NOISE_PARAMS})
 def pagd_zeroth_order_noise_epsilon(ctx):
-    """Largest zeroth-order noise quantum PAGD tolerates decays no faster than eps^10 (d fixed)."""
+    r"""Largest zeroth-order noise quantum PAGD tolerates decays no faster than $\epsilon^{10}$ ($d$ fixed)."""
     return _zeroth_rate(ctx, "pagd", "eps", 10.0)
 
 
-@pagd_zeroth_order_noise_epsilon.control("Jordan's cube shrunk as (eps/eps_max)^10 beyond the curvature budget")
+@pagd_zeroth_order_noise_epsilon.control("Jordan's cube side multiplied by (eps / eps_max) to the power 10, "
+                                         "beyond the curvature budget")
 def pagd_fragile_cube_epsilon(ctx):
     return _zeroth_rate(ctx, "pagd", "eps", 10.0, cube_power=10.0)
 
@@ -730,11 +732,12 @@ def pagd_fragile_cube_epsilon(ctx):
        + ZEROTH_METHOD.format(scan="$\\epsilon = 0.04$, $d = 2 \\ldots 2^k$.", fragile="$h \\propto d^{{-5}}$"),
        params={**D_NOISE_PARAMS, **PAGD_NOISE_PARAMS})
 def pagd_zeroth_order_noise_dimension(ctx):
-    """Largest zeroth-order noise quantum PAGD tolerates decays no faster than d^-5 (eps fixed)."""
+    r"""Largest zeroth-order noise quantum PAGD tolerates decays no faster than $d^{-5}$ ($\epsilon$ fixed)."""
     return _zeroth_rate(ctx, "pagd", "d", 5.0)
 
 
-@pagd_zeroth_order_noise_dimension.control("Jordan's cube shrunk as (2/d)^5 beyond the curvature budget")
+@pagd_zeroth_order_noise_dimension.control("Jordan's cube side multiplied by (2 / d) to the power 5, beyond "
+                                           "the curvature budget")
 def pagd_fragile_cube_dimension(ctx):
     return _zeroth_rate(ctx, "pagd", "d", 5.0, cube_power=5.0)
 
