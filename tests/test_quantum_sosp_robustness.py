@@ -555,3 +555,13 @@ def test_success_below_threshold_checks_its_premise():
     assert "premise not met" in res.outcome.decision.summary
     res = wb.run_claim(module.pgd_succeeds_below_noise_threshold, profile="quick", seed=0)
     assert res.outcome.verdict is wb.Verdict.VERIFIED
+
+
+def test_a_smaller_perturbation_radius_tolerates_less_first_order_noise():
+    """A restoring bias of a tenth of PGD's radius r is escaped from; with the radius 100 times
+    smaller the same bias exceeds the perturbation's pull and PGD stays at the saddle."""
+    eps, d = 0.04, 2
+    b = 0.1 * pgd_parameters(RampSaddle(d, eps))["r"]
+    rng = np.random.default_rng(3)
+    assert sum(escape_trial(rng, "first", eps, d, b) for _ in range(10)) >= 7
+    assert sum(escape_trial(rng, "first", eps, d, b, radius_factor=0.01) for _ in range(10)) == 0

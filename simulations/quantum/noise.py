@@ -83,7 +83,7 @@ def _sign(z: float) -> float:
 
 
 def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, level: float,
-                 method: str = "pgd", cube_factor: float = 1.0) -> bool:
+                 method: str = "pgd", cube_factor: float = 1.0, radius_factor: float = 1.0) -> bool:
     """One run of PGD (or PAGD) from the strict saddle under a trap adversary of the given level.
 
     Args:
@@ -96,6 +96,7 @@ def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int,
         eps: target accuracy; d: dimension (>= 2).
         method: ``"pgd"`` or ``"pagd"``.
         cube_factor: Jordan's cube side relative to the curvature budget (zeroth order only).
+        radius_factor: PGD's perturbation radius relative to the theory radius (PGD only).
 
     Returns:
         True when an iterate passes the exact epsilon-SOSP test before the algorithm stops (PGD
@@ -137,7 +138,7 @@ def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int,
     # perturb) count as failures.
     max_iter = 3 * pgd_parameters(problem)["t_thres"] + 200
     if method == "pgd":
-        run = perturbed_gd(problem, oracle, rng, x0=x0, max_iter=max_iter)
+        run = perturbed_gd(problem, oracle, rng, x0=x0, max_iter=max_iter, radius_factor=radius_factor)
         return bool(run.hit_iteration is not None and run.output_is_sosp)
     if method == "pagd":
         run = perturbed_agd(problem, oracle, rng, x0=x0, max_iter=max_iter)
@@ -224,29 +225,30 @@ def bisect_threshold(success_count: Callable[[float], tuple[int, int]], lower: f
 
 
 def success_count(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, level: float,
-                  trials: int, method: str = "pgd", cube_factor: float = 1.0) -> tuple[int, int]:
-    """(successes, trials) of :func:`escape_trial` at one noise level, all drawn from ``rng``."""
+                  trials: int, method: str = "pgd", **variant) -> tuple[int, int]:
+    """(successes, trials) of :func:`escape_trial` at one noise level, all drawn from ``rng``;
+    ``variant``: ``cube_factor`` / ``radius_factor`` of :func:`escape_trial`."""
     if trials < 1:
         raise ValueError(f"trials must be at least 1, not {trials}")
-    wins = sum(escape_trial(rng, oracle_kind, eps, d, level, method, cube_factor) for _ in range(trials))
+    wins = sum(escape_trial(rng, oracle_kind, eps, d, level, method, **variant) for _ in range(trials))
     return int(wins), int(trials)
 
 
 def measure_threshold(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, lower: float,
-                      upper: float, steps: int, trials: int, method: str = "pgd",
-                      cube_factor: float = 1.0) -> Bisection:
+                      upper: float, steps: int, trials: int, method: str = "pgd", **variant) -> Bisection:
     """Bisection for the largest tolerated noise of PGD / PAGD at one (eps, d), bracket checked.
 
     Levels are noise budgets in function-value units for ``oracle_kind="zeroth"`` (see
     :func:`escape_trial`; :func:`zeroth_order_noise` converts bins) and gradient-bias norms for
     ``"first"``; the success rate at the returned ``lower`` was at least 1/2 and at ``upper``
-    below 1/2 (point estimates of ``trials`` runs each).
+    below 1/2 (point estimates of ``trials`` runs each).  ``variant``: ``cube_factor`` /
+    ``radius_factor`` of :func:`escape_trial`.
 
     Raises:
         ValueError: when the bracket's ends do not pass and fail (see :func:`bisect_threshold`).
     """
     return bisect_threshold(
-        lambda lvl: success_count(rng, oracle_kind, eps, d, lvl, trials, method, cube_factor),
+        lambda lvl: success_count(rng, oracle_kind, eps, d, lvl, trials, method, **variant),
         lower, upper, steps=steps)
 
 

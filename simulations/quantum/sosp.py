@@ -235,12 +235,14 @@ def pgd_parameters(problem: RampSaddle, delta: float = 0.1, c: float = 1.0) -> d
 
 def perturbed_gd(problem: RampSaddle, oracle: GradientOracle, rng: np.random.Generator, *,
                  max_iter: int = 10**6, perturb: bool = True, stop_at_hit: bool = True,
-                 x0: np.ndarray | None = None) -> Run:
+                 x0: np.ndarray | None = None, radius_factor: float = 1.0) -> Run:
     """PGD (Jin et al. 2017, Algorithm 2) with the given oracle.
 
     Args:
         perturb: False gives plain gradient descent (a negative control: it stays on the saddle
             manifold).
+        radius_factor: multiplies the theory perturbation radius r (1 = Jin et al.; other values
+            are variants, for controls).
         stop_at_hit: stop as soon as the exact test sees an eps-SOSP (the hitting time is the
             quantity measured); otherwise run the algorithm's own stopping rule.
         x0: start point (default ``problem.start()``).
@@ -250,7 +252,6 @@ def perturbed_gd(problem: RampSaddle, oracle: GradientOracle, rng: np.random.Gen
     t_noise = -p["t_thres"] - 1
     x_tilde, f_tilde = x.copy(), None
     hit_it = hit_q = None
-    eps, rho = problem.eps, problem.rho
     output = None
     for t in range(max_iter):
         if hit_it is None and problem.is_sosp(x):
@@ -262,7 +263,7 @@ def perturbed_gd(problem: RampSaddle, oracle: GradientOracle, rng: np.random.Gen
         if perturb and np.linalg.norm(g) <= p["g_thres"] and t - t_noise > p["t_thres"]:
             x_tilde, t_noise = x.copy(), t
             f_tilde = oracle.value(problem, x_tilde)
-            x = x_tilde + _ball(rng, problem.d, p["r"])
+            x = x_tilde + _ball(rng, problem.d, radius_factor * p["r"])
             g = oracle.gradient(problem, x, rng)
         if perturb and t - t_noise == p["t_thres"] and f_tilde is not None:
             if oracle.value(problem, x) - f_tilde > -p["f_thres"]:
@@ -274,7 +275,7 @@ def perturbed_gd(problem: RampSaddle, oracle: GradientOracle, rng: np.random.Gen
     if output is None:
         output = x
     return Run(hit_it, hit_q, t, oracle.queries, output,
-               is_sosp(problem.gradient(output), problem.hessian(output), eps, rho), dict(p))
+               problem.is_sosp(output), dict(p))
 
 
 def pagd_parameters(problem: RampSaddle) -> dict:
@@ -301,7 +302,7 @@ def perturbed_agd(problem: RampSaddle, oracle: GradientOracle, rng: np.random.Ge
     x = problem.start() if x0 is None else np.array(x0, dtype=float)
     v = np.zeros_like(x)
     last_perturb = -T - 1
-    eps, rho = problem.eps, problem.rho
+    eps = problem.eps
     hit_it = hit_q = None
     for t in range(max_iter):
         if problem.is_sosp(x):
@@ -336,7 +337,7 @@ def perturbed_agd(problem: RampSaddle, oracle: GradientOracle, rng: np.random.Ge
     else:
         t = max_iter
     return Run(hit_it, hit_q, t, oracle.queries, x,
-               is_sosp(problem.gradient(x), problem.hessian(x), eps, rho), dict(p))
+               problem.is_sosp(x), dict(p))
 
 
 def run_to_sosp(method: str, problem: RampSaddle, oracle: GradientOracle, rng: np.random.Generator,

@@ -20,9 +20,8 @@ of bins; first order: a restoring gradient bias); every bisection first checks t
 ends pass and fail, so a threshold is only reported where the noise was seen to break the
 algorithm.  The paper's thresholds are sufficient conditions with hidden constants, so only
 one-sided exponent checks are made (zeroth order in epsilon and d for PGD and PAGD, first order
-in epsilon), and success below the measured zeroth-order threshold is checked with its premise.
-The dimension part of the first-order threshold, the lower bound and the domain
-characterisation are listed as not checked (``not_checked``), with the reason.  Claim (iii) is
+in epsilon and d for PGD), and success below the measured zeroth-order threshold is checked with its premise.
+The lower bound and the domain characterisation are listed as not checked (``not_checked``), with the reason.  Claim (iii) is
 checked for its first-order query count in epsilon: perturbed SGD on the Gaussian smoothing with
 coordinatewise amplitude estimation (any-integer grid size M, exact outcome law) against the
 classical sample mean.
@@ -90,12 +89,6 @@ PAPER = Paper(
          r"and $\epsilon^{-1.62}$ (full; [1.52, 1.73]), intervals that contain $12/7 \approx 1.714$ "
          r"and lie below the upper bound's 1.75; one easy family can neither support nor contradict "
          r"a worst-case bound."),
-        (r"Perturbed gradient descent is robust to first-order noise $O(\epsilon/d^{0.5+\zeta})$ for "
-         r"any $\zeta > 0$: the dependence on $d$.",
-         r"The bisected first-order threshold over $d = 2 \ldots 64$ gives an exponent with a 95% "
-         r"half-width of about 0.3 (0.44 [0.13, 0.74] at seed 0), which cannot tell $d^{-(0.5+\zeta)}$ "
-         r"from $d^{-1}$; narrowing it needs larger $d$ and more runs than a check's budget (the quick "
-         r"run already took 44 s).  The $\epsilon$ part is checked."),
         (r"The domains of noise level and dimension in which an $\epsilon$-SOSP can be found with "
          r"poly-logarithmically, polynomially or exponentially many queries in $d$, or cannot be "
          r"found at all (information-theoretically unsolvable).",
@@ -551,8 +544,8 @@ _THRESHOLDS: dict = {}  # bisections already run, keyed by claim stream and grid
 
 
 def _threshold_item(item):
-    kind, method, eps, d, lower, upper, steps, trials, rng = item
-    return measure_threshold(rng, kind, eps, d, lower, upper, steps, trials, method)
+    kind, method, eps, d, lower, upper, steps, trials, rng, radius_factor = item
+    return measure_threshold(rng, kind, eps, d, lower, upper, steps, trials, method, radius_factor=radius_factor)
 
 
 def _bracket(kind: str, method: str, eps: float, d: int) -> tuple[float, float]:
@@ -565,20 +558,23 @@ def _bracket(kind: str, method: str, eps: float, d: int) -> tuple[float, float]:
     return zeroth_order_noise(eps, d, lo), zeroth_order_noise(eps, d, hi)
 
 
-def _noise_thresholds(ctx, kind: str, grid: list[tuple[float, int]], method: str = "pgd") -> list:
-    """Bisections (bracket checked) of the largest tolerated noise at each (eps, d) of ``grid``."""
-    key = (ctx.seed, ctx.stream, kind, method, tuple(grid), ctx["steps"], ctx["trials"])
+def _noise_thresholds(ctx, kind: str, grid: list[tuple[float, int]], method: str = "pgd",
+                      radius_power: float = 0.0) -> list:
+    """Bisections (bracket checked) of the largest tolerated noise at each (eps, d) of ``grid``;
+    ``radius_power`` > 0 runs PGD with its perturbation radius times (2/d)^power (a variant)."""
+    key = (ctx.seed, ctx.stream, kind, method, tuple(grid), ctx["steps"], ctx["trials"], radius_power)
     if key not in _THRESHOLDS:
         items = [(kind, method, float(eps), int(d), *_bracket(kind, method, eps, d), ctx["steps"],
-                  ctx["trials"], ctx.generator("threshold", kind, i)) for i, (eps, d) in enumerate(grid)]
+                  ctx["trials"], ctx.generator("threshold", kind, i), (2 / d) ** radius_power)
+                 for i, (eps, d) in enumerate(grid)]
         _THRESHOLDS[key] = ctx.map(_threshold_item, items)
     return _THRESHOLDS[key]
 
 
-def _noise_levels(ctx, kind: str, grid, method: str = "pgd") -> np.ndarray:
+def _noise_levels(ctx, kind: str, grid, method: str = "pgd", radius_power: float = 0.0) -> np.ndarray:
     """Largest tolerated noise nu* (function-value units for zeroth order, gradient units for
     first order): geometric mid-point of the final bisection bracket."""
-    return np.array([bis.threshold for bis in _noise_thresholds(ctx, kind, grid, method)])
+    return np.array([bis.threshold for bis in _noise_thresholds(ctx, kind, grid, method, radius_power)])
 
 
 def _eps_grid(ctx) -> list[tuple[float, int]]:
@@ -742,15 +738,16 @@ def pagd_fragile_cube_dimension(ctx):
     return _zeroth_rate(ctx, "pagd", "d", 5.0, cube_power=5.0)
 
 
-def _first_order_rate(ctx, grid, sizes, size_name: str, exponent: float, kind: str):
+def _first_order_rate(ctx, grid, sizes, size_name: str, exponent: float, kind: str, max_halfwidth: float,
+                      alternative: str, radius_power: float = 0.0):
     """Rate of 1/nu* for first-order noise, with the allowance of PGD's hidden chi^2 factor."""
     allowance = log_factor_slope(sizes, [pgd_log_factor(e, d) for e, d in grid])
-    return Rate(sizes, 1 / _noise_levels(ctx, kind, grid), exponent=exponent, relation="<=",
-                tolerance=allowance, max_halfwidth=0.5,
+    return Rate(sizes, 1 / _noise_levels(ctx, kind, grid, radius_power=radius_power), exponent=exponent,
+                relation="<=", tolerance=allowance, max_halfwidth=max_halfwidth,
                 why=f"O-tilde reading: PGD's perturbation radius eps/(chi^2 ell), which the threshold "
                     f"follows, carries chi^2 = 9 ln^2(d ell Delta/(eps^2 delta)); its log-log slope over "
-                    f"these sizes ({allowance:.3f}) is the allowance; half-width 0.5 tells the claim from "
-                    f"the zeroth-order control",
+                    f"these sizes ({allowance:.3f}) is the allowance; a half-width up to {max_halfwidth:g} "
+                    f"tells the claim from {alternative}",
                 size_name=size_name, cost_name="1 / largest tolerated oracle noise")
 
 
@@ -769,14 +766,55 @@ def _first_order_rate(ctx, grid, sizes, size_name: str, exponent: float, kind: s
 def pgd_first_order_noise_epsilon(ctx):
     """Largest first-order noise PGD tolerates decays no faster than eps (up to PGD's log factor)."""
     grid = _eps_grid(ctx)
-    return _first_order_rate(ctx, grid, 1 / np.array([e for e, _ in grid]), "1/epsilon", 1.0, "first")
+    return _first_order_rate(ctx, grid, 1 / np.array([e for e, _ in grid]), "1/epsilon", 1.0, "first", 0.5,
+                             "the zeroth-order control's ~2.8")
 
 
 @pgd_first_order_noise_epsilon.control("the noise on the function values (zeroth-order trap, amplified "
                                        "by Jordan's 2/h) in place of the gradient")
 def zeroth_noise_against_first_order(ctx):
     grid = _eps_grid(ctx)
-    return _first_order_rate(ctx, grid, 1 / np.array([e for e, _ in grid]), "1/epsilon", 1.0, "zeroth")
+    return _first_order_rate(ctx, grid, 1 / np.array([e for e, _ in grid]), "1/epsilon", 1.0, "zeroth", 0.5,
+                             "the first-order claim's ~1.3")
+
+
+FIRST_D_PARAMS = {
+    "eps": Param(0.04, low=0.01, high=0.1, doc="target accuracy epsilon"),
+    "log2_d_max": Param(10, full=11, low=5, high=12, doc="largest dimension, as log2 d (d = 2 ... 2^k)"),
+    "zeta": Param(0.1, low=0.01, high=0.5, doc="the paper's zeta > 0 in d^(0.5+zeta)"),
+}
+
+
+@claim(PAPER, source="Abstract, claim (ii): PGD is robust to first-order noise "
+       "$O(\\epsilon/d^{0.5+\\zeta})$ for any $\\zeta > 0$", evidence="rate", reconstructed=True,
+       statement=r"At fixed $\epsilon$ the largest first-order noise under which perturbed gradient descent "
+       r"still finds an $\epsilon$-SOSP decays no faster than $d^{-(0.5+\zeta)}$ up to polylogarithmic "
+       r"factors (here $\zeta = 0.1$).",
+       method=THRESHOLD_METHOD.format(steps="over bias norms from 1e-9 to 1e-3", trials="16 (quick) / "
+                                      "40 (full)")
+       + "  First order: the bias $\\nu\\,\\mathrm{sign}(x_d) e_d$ on the exact gradient at "
+         "$\\epsilon = 0.04$ for $d = 2 \\ldots 2^k$ (about three decades); log-log fit of "
+         "$1/\\nu^*$ against $d$, claimed exponent $0.5 + \\zeta$ with the slope of PGD's "
+         "$\\chi^2$ factor in $d$ as the polylog allowance.  The mechanism on this family: the "
+         "escape component of a perturbation uniform in the ball of radius $r$ is of order "
+         "$r/\\sqrt d$, and the restoring bias wins when it exceeds the saddle's curvature times "
+         "that, so $\\nu^* \\propto r/\\sqrt d$.  Control: PGD with its perturbation radius "
+         "shrunk by $\\sqrt{2/d}$ (escape component $\\propto r/d$), whose tolerated noise decays "
+         "like $d^{-1}$: the check must refute it.  One-sided (sufficient condition).",
+       params={**FIRST_D_PARAMS, **NOISE_PARAMS})
+def pgd_first_order_noise_dimension(ctx):
+    r"""Largest first-order noise PGD tolerates decays no faster than $d^{-(0.5+\zeta)}$ (up to PGD's log factor)."""
+    grid = _d_grid(ctx)
+    return _first_order_rate(ctx, grid, np.array([d for _, d in grid], dtype=float), "dimension d",
+                             0.5 + ctx["zeta"], "first", 0.25, "the control's d^-1")
+
+
+@pgd_first_order_noise_dimension.control("PGD's perturbation radius multiplied by sqrt(2/d) (its escape "
+                                         "component shrinks like r/d)")
+def perturbation_radius_shrinking_with_dimension(ctx):
+    grid = _d_grid(ctx)
+    return _first_order_rate(ctx, grid, np.array([d for _, d in grid], dtype=float), "dimension d",
+                             0.5 + ctx["zeta"], "first", 0.25, "the claim's d^-(0.5 + zeta)", radius_power=0.5)
 
 
 def _bisection(ctx):
