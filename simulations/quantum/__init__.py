@@ -9,6 +9,8 @@ median, and exact samplers for registers far beyond statevector sizes.
 rate with Wilson intervals).
 ``smoothing``: perturbed SGD on the Gaussian smoothing with quantum (amplitude estimation over
 any integer grid) or classical (sample mean) estimation of the stochastic gradient's mean.
+``smoothing_noise``: the largest oracle noise (zeroth or first order) that smoothed SGD tolerates
+from a strict saddle.
 ``sosp``: perturbed gradient descent and perturbed accelerated gradient descent driven by
 counted gradient oracles (first order, finite differences, emulated Jordan), and the exact
 second-order stationarity test.
@@ -83,6 +85,7 @@ from .smoothing import (
     smoothed_sgd,
     smoothing_parameters,
 )
+from .smoothing_noise import sgd_noise_parameters, sgd_noise_threshold
 from .sosp import (
     GradientOracle,
     RampSaddle,
@@ -114,4 +117,5 @@ __all__ = [
     "jordan_circuit_diagram", "noise_per_bin", "pgd_log_factor", "success_count", "zeroth_order_noise",
     "SGDRun", "SmoothedMeanEstimator", "hitting_allowance", "hoeffding_samples", "median_runs",
     "qae_grid_size", "qae_median_estimates", "smoothed_moments", "smoothed_sgd", "smoothing_parameters",
+    "sgd_noise_parameters", "sgd_noise_threshold",
 ]

@@ -22,9 +22,11 @@ algorithm.  The paper's thresholds are sufficient conditions with hidden constan
 one-sided exponent checks are made (zeroth order in epsilon and d for PGD and PAGD, first order
 in epsilon and d for PGD), and success below the measured zeroth-order threshold is checked with its premise.
 The lower bound and the domain characterisation are listed as not checked (``not_checked``), with the reason.  Claim (iii) is
-checked for its first-order query count in epsilon: perturbed SGD on the Gaussian smoothing with
-coordinatewise amplitude estimation (any-integer grid size M, exact outcome law) against the
-classical sample mean.
+checked for its first-order query count in epsilon (perturbed SGD on the Gaussian smoothing with
+coordinatewise amplitude estimation, any-integer grid size M, exact outcome law, against the
+classical sample mean) and for its noise thresholds, zeroth and first order, in epsilon and d
+(one-sided, as for PGD).  Not checked yet: claim (iii)'s d-exponents of the query counts and its
+zeroth-order query count.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from simulations.quantum import (
     register_marginals,
     rounded_oracle_values,
     run_to_sosp,
+    sgd_noise_threshold,
     signed_outcome,
     smoothed_sgd,
     worst_case_success,
@@ -89,6 +92,17 @@ PAPER = Paper(
          r"and $\epsilon^{-1.62}$ (full; [1.52, 1.73]), intervals that contain $12/7 \approx 1.714$ "
          r"and lie below the upper bound's 1.75; one easy family can neither support nor contradict "
          r"a worst-case bound."),
+        (r"Each noise threshold suffices against every noise of its size, on every function of the "
+         r"class (the worst case over bounded noises and smooth functions).",
+         r"The runs use one family (ramp plus strict saddle) and trap adversaries aimed at the saddle "
+         r"escape, which bound the tolerance from above on that family; a worst case over all noises and "
+         r"functions is not a computation.  The checks can refute a threshold's scaling on this family, "
+         r"not confirm the worst case.  On this family the saddle's curvature is fixed ($-1$), not at "
+         r"the SOSP test's border $-\sqrt{\rho\epsilon}$, so the smoothed SGD's tolerated noise decays "
+         r"more slowly in $\epsilon$ than its bounds (fitted exponents of $1/\nu^*$, full profile, "
+         r"seeds 0-3: 1.12 to 1.16 zeroth order and 0.80 to 0.81 first order, against 1.5 and 1), while in "
+         r"$d$ it sits at them (0.97 to 0.98 and 0.51 to 0.53, against 1 and 0.5): along the escape "
+         r"coordinate every length of the algorithm scales as $1/\sqrt d$."),
         (r"The domains of noise level and dimension in which an $\epsilon$-SOSP can be found with "
          r"poly-logarithmically, polynomially or exponentially many queries in $d$, or cannot be "
          r"found at all (information-theoretically unsolvable).",
@@ -974,3 +988,175 @@ def smoothed_sgd_queries_epsilon_rate(ctx):
                                            "and failure) in place of quantum mean estimation")
 def classical_sample_mean_sgd(ctx):
     return _sgd_rate(ctx, "classical")
+
+
+# --------------------------------------------------------------------------- claim (iii): SGD noise thresholds
+def _sgd_threshold_item(item):
+    """Bisected largest tolerated noise of smoothed SGD at one (eps, d) (module level: picklable)."""
+    order, eps, d, trials, steps, budget, eps_decay, d_decay, rng = item
+    bis = sgd_noise_threshold(rng, order, eps, d, trials=trials, steps=steps, budget=budget,
+                              eps_decay=eps_decay, d_decay=d_decay)
+    return bis.threshold
+
+
+SGD_NOISE_BOUNDS = {  # exponent of 1/nu* claimed by the abstract, per (oracle, axis)
+    ("zeroth", "eps"): 1.5, ("zeroth", "d"): 1.0, ("first", "eps"): 1.0, ("first", "d"): 0.5}
+SGD_NOISE_HALFWIDTH = {  # half the gap between the bound and the control's exponent (see `why`)
+    ("zeroth", "eps"): 0.5, ("zeroth", "d"): 0.5, ("first", "eps"): 0.5, ("first", "d"): 0.25}
+SGD_NOISE_PARAMS = {
+    "trials": Param(24, full=48, low=4, high=400, doc="SGD runs per noise level of the bisection"),
+    "steps": Param(5, full=6, low=3, high=10,
+                   doc="bisection steps per grid point (after observing both ends of the bracket)"),
+    "budget": Param(100, full=150, low=60, high=2000,
+                    doc="SGD iterations per run (noiseless escape and convergence take 30 to 40)"),
+}
+SGD_EPS_PARAMS = {
+    "eps_max": Param(0.01, low=0.002, high=0.05, doc="largest target accuracy epsilon"),
+    "eps_min": Param(0.001, low=0.0005, high=0.005, doc="smallest target accuracy epsilon"),
+    "n_eps": Param(4, full=6, low=3, high=10, doc="number of epsilon values (geometric grid)"),
+    "d": Param(2, low=2, high=64, doc="dimension"),
+}
+SGD_DIM_PARAMS = {
+    "eps": Param(0.01, low=0.001, high=0.05, doc="target accuracy epsilon"),
+    "log2_d_max": Param(5, low=3, high=7, doc="largest dimension, as log2 d (dimensions 2, 4, ..., 2^k)"),
+}
+SGD_NOISE_METHOD = (
+    "Our reconstruction (only the abstract could be read), on the pattern of ZPSGD (Jin, Liu, Ge, "
+    "Jordan 2018): perturbed SGD $x \\leftarrow x - \\eta(g + \\xi)$ on the Gaussian smoothing with "
+    "the parameters of the query-count claim ($\\sigma = \\sqrt{\\epsilon/\\rho}/(4\\sqrt d)$, "
+    "$\\xi \\sim N(0, \\epsilon^2/(4d) I)$, $\\eta = 1/\\ell$), $g$ the median of 21 amplitude "
+    "estimations per coordinate (exact Fejer outcome law, accuracy $\\epsilon/(4\\sqrt d)$) of MEAN.  "
+    "Adversary bounded by $\\nu$: ADVERSARY.  A trial starts exactly at the strict saddle of the "
+    "ramp-saddle family and succeeds when an iterate passes the exact $\\epsilon$-SOSP test within "
+    "the budget; the largest tolerated $\\nu$ is bisected (geometric, dithered lattice) on the "
+    "success rate crossing 1/2, after observing that the bracket's lower end passes and its upper "
+    "end fails (else ERROR: no threshold measured).  Log-log fit of $1/\\nu^*$; one-sided, since the "
+    "paper's threshold is a sufficient condition with a hidden constant.")
+SGD_MEANS = {
+    "zeroth": "the two-point estimator $(\\tilde f(x + \\sigma u) - \\tilde f(x))u/\\sigma$ (mean "
+              "$\\nabla f_\\sigma + \\nabla e_\\sigma$ by Stein's identity)",
+    "first": "the stochastic gradients $\\nabla\\tilde f(x + \\sigma u)$, clipped at 2",
+}
+SGD_ADVERSARIES = {
+    "zeroth": "a V-shaped well $e = \\nu(2\\min(|x_d|/a, 1) - 1)$ on the escape coordinate, "
+              "$a = \\max(\\sigma, \\sqrt{2\\nu}(\\eta/c)^{1/4})$ (wide enough that a step does not "
+              "jump over it, narrow enough to hold against the saddle)",
+    "first": "the restoring bias $\\nu\\,\\mathrm{sign}(x_d) e_d$ (the largest restoring slope "
+             "$\\nu\\sqrt{2/\\pi}/\\sigma$ a bias of norm $\\nu$ gives the smoothed gradient)",
+}
+
+
+def _sgd_method(order: str) -> str:
+    return SGD_NOISE_METHOD.replace("MEAN", SGD_MEANS[order]).replace("ADVERSARY", SGD_ADVERSARIES[order])
+
+
+def _sgd_noise_grid(ctx, axis: str):
+    if axis == "eps":
+        eps = np.geomspace(ctx["eps_max"], ctx["eps_min"], ctx["n_eps"])
+        return [(float(e), ctx["d"]) for e in eps], 1 / eps, "1/epsilon"
+    dims = [2**k for k in range(1, ctx["log2_d_max"] + 1)]
+    return [(ctx["eps"], d) for d in dims], np.array(dims, dtype=float), "dimension d"
+
+
+def _sgd_noise_rate(ctx, order: str, axis: str, eps_decay: float = 0.0, d_decay: float = 0.0):
+    """Rate of 1/nu* against 1/eps or d, one-sided against the abstract's threshold."""
+    grid, sizes, size_name = _sgd_noise_grid(ctx, axis)
+    items = [(order, eps, d, ctx["trials"], ctx["steps"], ctx["budget"], eps_decay, d_decay,
+              ctx.generator("sgd-noise", order, axis, i)) for i, (eps, d) in enumerate(grid)]
+    nu = np.array(ctx.map(_sgd_threshold_item, items))
+    bound = SGD_NOISE_BOUNDS[(order, axis)]
+    half = SGD_NOISE_HALFWIDTH[(order, axis)]
+    noise = "function values" if order == "zeroth" else "gradients"
+    return Rate(sizes, 1 / nu, exponent=bound, relation="<=", tolerance=0.0, max_halfwidth=half,
+                why=f"sufficient condition with a hidden constant: only 'decays no faster than the bound' "
+                    f"can be checked, with no allowance (the bisection lattice is dithered, so its "
+                    f"quantisation enters the residuals and the interval); a half-width up to {half} "
+                    f"still excludes the negative control's exponent (one unit above the bound's in the "
+                    f"control's variable, measured: see the control)"
+                    + ("; along x_d the dynamics is scale-invariant in d (every length ~ 1/sqrt d), so "
+                       "the exponent sits at the bound and a true claim is refuted with probability "
+                       "(1 - level)/2 = 2.5%" if axis == "d" else ""),
+                size_name=size_name, cost_name=f"1 / largest tolerated noise on the {noise}")
+
+
+def _sgd_statement(order: str, axis: str) -> str:
+    bound = {"zeroth": r"C\epsilon^{1.5}/d", "first": r"C\epsilon/\sqrt d"}[order]
+    oracle = {"zeroth": r"evaluation oracle $f + e$, $|e| \le \nu$",
+              "first": r"gradient oracle $\nabla f + b$, $\|b\| \le \nu$"}[order]
+    rate = {("zeroth", "eps"): r"$\epsilon^{1.5}$ in $\epsilon$ (fixed $d$)",
+            ("zeroth", "d"): r"$1/d$ in $d$ (fixed $\epsilon$)",
+            ("first", "eps"): r"$\epsilon$ in $\epsilon$ (fixed $d$)",
+            ("first", "d"): r"$1/\sqrt d$ in $d$ (fixed $\epsilon$)"}[(order, axis)]
+    return (rf"Perturbed SGD with quantum mean estimation on the Gaussian smoothing of a noisy "
+            rf"{oracle}, finds an $\epsilon$-SOSP for every $\nu \le {bound}$: the largest noise "
+            rf"level it tolerates decays no faster than {rate}.")
+
+
+# The four claims, one per (oracle, axis), each with its control.
+@claim(PAPER, source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to zeroth-order noise "
+       "$O(\\epsilon^{1.5}/d)$ (pattern: Jin, Liu, Ge, Jordan 2018, ZPSGD)", evidence="rate", reconstructed=True,
+       statement=_sgd_statement("zeroth", "eps"),
+       method=_sgd_method("zeroth")
+       + "  Grid: $d = 2$, $\\epsilon$ over a decade (0.01 to 0.001, where the perturbation's share of "
+         "the trap, $\\propto \\sqrt\\epsilon$, is small: the asymptotic regime of the O-statement).",
+       params={**SGD_EPS_PARAMS, **SGD_NOISE_PARAMS})
+def sgd_zeroth_order_noise_epsilon(ctx):
+    """Largest zeroth-order noise smoothed SGD tolerates decays no faster than eps^1.5 (d fixed)."""
+    return _sgd_noise_rate(ctx, "zeroth", "eps")
+
+
+@sgd_zeroth_order_noise_epsilon.control("smoothing radius, perturbation radius and accuracy all carry an "
+                                        "extra factor eps/0.05 (lengths shrink too fast: noise amplified)")
+def sgd_zeroth_shrinking_lengths_epsilon(ctx):
+    return _sgd_noise_rate(ctx, "zeroth", "eps", eps_decay=1.0)
+
+
+@claim(PAPER, source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to zeroth-order noise "
+       "$O(\\epsilon^{1.5}/d)$ (pattern: Jin, Liu, Ge, Jordan 2018, ZPSGD)", evidence="rate", reconstructed=True,
+       statement=_sgd_statement("zeroth", "d"),
+       method=_sgd_method("zeroth")
+       + "  Grid: $\\epsilon = 0.01$, $d = 2, 4, \\ldots, 32$.",
+       params={**SGD_DIM_PARAMS, **SGD_NOISE_PARAMS})
+def sgd_zeroth_order_noise_dimension(ctx):
+    """Largest zeroth-order noise smoothed SGD tolerates decays no faster than 1/d (eps fixed)."""
+    return _sgd_noise_rate(ctx, "zeroth", "d")
+
+
+@sgd_zeroth_order_noise_dimension.control("smoothing radius, perturbation radius and accuracy all carry an "
+                                          "extra factor sqrt(2/d) (they shrink as 1/d, not 1/sqrt d)")
+def sgd_zeroth_shrinking_lengths_dimension(ctx):
+    return _sgd_noise_rate(ctx, "zeroth", "d", d_decay=0.5)
+
+
+@claim(PAPER, source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to first-order noise "
+       "$O(\\epsilon/\\sqrt d)$", evidence="rate", reconstructed=True,
+       statement=_sgd_statement("first", "eps"),
+       method=_sgd_method("first")
+       + "  Grid: $d = 2$, $\\epsilon$ over a decade (0.01 to 0.001).",
+       params={**SGD_EPS_PARAMS, **SGD_NOISE_PARAMS})
+def sgd_first_order_noise_epsilon(ctx):
+    """Largest first-order noise smoothed SGD tolerates decays no faster than eps (d fixed)."""
+    return _sgd_noise_rate(ctx, "first", "eps")
+
+
+@sgd_first_order_noise_epsilon.control("smoothing radius, perturbation radius and accuracy all carry an "
+                                       "extra factor eps/0.05 (lengths shrink too fast)")
+def sgd_first_shrinking_lengths_epsilon(ctx):
+    return _sgd_noise_rate(ctx, "first", "eps", eps_decay=1.0)
+
+
+@claim(PAPER, source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to first-order noise "
+       "$O(\\epsilon/\\sqrt d)$", evidence="rate", reconstructed=True,
+       statement=_sgd_statement("first", "d"),
+       method=_sgd_method("first")
+       + "  Grid: $\\epsilon = 0.01$, $d = 2, 4, \\ldots, 32$.",
+       params={**SGD_DIM_PARAMS, **SGD_NOISE_PARAMS})
+def sgd_first_order_noise_dimension(ctx):
+    """Largest first-order noise smoothed SGD tolerates decays no faster than 1/sqrt d (eps fixed)."""
+    return _sgd_noise_rate(ctx, "first", "d")
+
+
+@sgd_first_order_noise_dimension.control("smoothing radius, perturbation radius and accuracy all carry an "
+                                         "extra factor sqrt(2/d) (they shrink as 1/d, not 1/sqrt d)")
+def sgd_first_shrinking_lengths_dimension(ctx):
+    return _sgd_noise_rate(ctx, "first", "d", d_decay=0.5)
