@@ -78,7 +78,7 @@ def _sign(z: float) -> float:
 
 
 def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, level: float,
-                 method: str = "pgd", radius_factor: float = 1.0) -> bool:
+                 method: str = "pgd", radius_factor: float = 1.0, qubits: int | None = None) -> bool:
     """One run of PGD (or PAGD) from the strict saddle under a trap adversary of the given level.
 
     Args:
@@ -89,7 +89,10 @@ def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int,
             bias of norm ``level``).
         eps: target accuracy; d: dimension (>= 2).
         method: ``"pgd"`` or ``"pagd"``.
-        radius_factor: PGD's perturbation radius relative to the theory radius (PGD only).
+        radius_factor: PGD's perturbation radius relative to the theory radius (PGD only; 0 is
+            gradient descent without perturbation).
+        qubits: qubits per register of the Jordan estimator (zeroth order; default: enough to
+            resolve the escape gradient, see :func:`simulations.quantum.sosp.quantum_oracle`).
 
     Returns:
         True when an iterate passes the exact epsilon-SOSP test before the algorithm stops (PGD
@@ -98,11 +101,11 @@ def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int,
     Raises:
         ValueError: on an unknown oracle kind or method, or a negative level.
     """
-    if level < 0:
-        raise ValueError(f"the noise level must be non-negative, not {level}")
+    if level < 0 or radius_factor < 0:
+        raise ValueError(f"the noise level and radius factor must be non-negative, not {level}, {radius_factor}")
     problem = RampSaddle(d, eps)
     if oracle_kind == "zeroth":
-        oracle = quantum_oracle(problem)
+        oracle = quantum_oracle(problem, n=qubits)
         nu_bin = noise_per_bin(problem, oracle)
         k = int(math.floor(level / nu_bin * (1 + 1e-12)))
         nu = k * nu_bin
