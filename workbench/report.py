@@ -232,6 +232,7 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
     One axis: the headline number against it, each point coloured by its verdict.
     """
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import NullFormatter
 
     plt = _plt()
     grid, points = sweep["grid"], sweep["points"]
@@ -276,8 +277,9 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
                 setter("log")
             if not num:
                 ticks(range(len(grid[name])), [str(v) for v in grid[name]])
-            elif all(isinstance(v, int) for v in grid[name]) and len(grid[name]) <= 12:
-                ticks(grid[name], [str(v) for v in grid[name]])
+            elif len(grid[name]) <= 12:  # label the grid's own values, not crowded minor ticks
+                ticks(grid[name], [f"{v:g}" for v in grid[name]])
+                (ax.xaxis if name == xn else ax.yaxis).set_minor_formatter(NullFormatter())
     else:
         xn = varying[0]
         xs, xnum = axis_values(xn)
@@ -295,6 +297,9 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
             ax.set_yticks(range(len(VERDICT_RGB)), list(VERDICT_RGB))
         if xnum and min(grid[xn]) > 0 and max(grid[xn]) / min(grid[xn]) >= 10:
             ax.set_xscale("log")
+            if len(grid[xn]) <= 12:
+                ax.set_xticks(grid[xn], [f"{v:g}" for v in grid[xn]])
+                ax.xaxis.set_minor_formatter(NullFormatter())
         if not xnum:
             ax.set_xticks(range(len(grid[xn])), [str(v) for v in grid[xn]])
     ax.legend(handles, labels, frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
