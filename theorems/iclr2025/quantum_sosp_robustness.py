@@ -1004,10 +1004,12 @@ def sgd_zeroth_order_noise_epsilon(ctx):
     return _sgd_noise_rate(ctx, "zeroth", "eps")
 
 
-@sgd_zeroth_order_noise_epsilon.control("smoothing and perturbation radii multiplied by eps/0.05 (they "
-                                        "shrink too fast: the noise's pull grows against the escape)")
+@sgd_zeroth_order_noise_epsilon.control("smoothing radius, perturbation radius and accuracy multiplied by "
+                                        "eps/0.05 (every length shrinks too fast, close to a change of "
+                                        "units; with the radii alone SGD loses the saddle even without "
+                                        "noise at the smallest eps)")
 def sgd_zeroth_shrinking_lengths_epsilon(ctx):
-    return _sgd_noise_rate(ctx, "zeroth", "eps", eps_decay=1.0)
+    return _sgd_noise_rate(ctx, "zeroth", "eps", eps_decay=1.0, shrink_accuracy=True)
 
 
 @claim(PAPER, source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to zeroth-order noise "
