@@ -223,7 +223,7 @@ def bisect_threshold(success_count: Callable[[float], tuple[int, int]], lower: f
 def success_count(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, level: float,
                   trials: int, method: str = "pgd", **variant) -> tuple[int, int]:
     """(successes, trials) of :func:`escape_trial` at one noise level, all drawn from ``rng``;
-    ``variant``: ``radius_factor`` of :func:`escape_trial`."""
+    ``variant``: ``radius_factor`` / ``qubits`` of :func:`escape_trial`."""
     if trials < 1:
         raise ValueError(f"trials must be at least 1, not {trials}")
     wins = sum(escape_trial(rng, oracle_kind, eps, d, level, method, **variant) for _ in range(trials))
@@ -231,21 +231,26 @@ def success_count(rng: np.random.Generator, oracle_kind: str, eps: float, d: int
 
 
 def measure_threshold(rng: np.random.Generator, oracle_kind: str, eps: float, d: int, lower: float,
-                      upper: float, steps: int, trials: int, method: str = "pgd", **variant) -> Bisection:
+                      upper: float, steps: int, trials: int, method: str = "pgd", dither: bool = True,
+                      **variant) -> Bisection:
     """Bisection for the largest tolerated noise of PGD / PAGD at one (eps, d), bracket checked.
 
     Levels are noise budgets in function-value units for ``oracle_kind="zeroth"`` (see
     :func:`escape_trial`; :func:`zeroth_order_noise` converts bins) and gradient-bias norms for
     ``"first"``; the success rate at the returned ``lower`` was at least 1/2 and at ``upper``
-    below 1/2 (point estimates of ``trials`` runs each).  ``variant``: ``radius_factor`` of
+    below 1/2 (point estimates of ``trials`` runs each).  With ``dither`` the bracket is
+    multiplied by ``(upper/lower)^(U / 2^steps)``, ``U ~ U(0, 1)`` from ``rng``: the lattice of
+    bisection levels moves by a random fraction of its final cell, so thresholds at different
+    grid points are not read off one lattice.  ``variant``: ``radius_factor`` / ``qubits`` of
     :func:`escape_trial`.
 
     Raises:
         ValueError: when the bracket's ends do not pass and fail (see :func:`bisect_threshold`).
     """
+    kappa = (upper / lower) ** (rng.random() / 2**steps) if dither else 1.0
     return bisect_threshold(
         lambda lvl: success_count(rng, oracle_kind, eps, d, lvl, trials, method, **variant),
-        lower, upper, steps=steps)
+        lower * kappa, upper * kappa, steps=steps)
 
 
 def zeroth_order_noise(eps: float, d: int, bins: float) -> float:

@@ -82,22 +82,20 @@ QUAD_NODES = 32
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(QUAD_NODES)
 _WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
 EPS_REF = 0.05  # epsilon at which the controls' extra decay factor (eps/EPS_REF)^a equals one
-BRACKETS = {"first": (0.05, 20.0), "zeroth": (0.05, 50.0)}  # default bracket, in noise_scale units
+BRACKETS = {"first": (0.002, 20.0), "zeroth": (0.002, 50.0)}  # default bracket, in noise_scale units
 D_REF = 2  # dimension at which the controls' extra decay factor (D_REF/d)^b equals one
 
 
 # --------------------------------------------------------------------------- parameters
 def sgd_noise_parameters(problem: RampSaddle, *, delta: float = 1e-3, eps_decay: float = 0.0,
-                         d_decay: float = 0.0, shrink_accuracy: bool = False) -> dict:
+                         d_decay: float = 0.0) -> dict:
     """Parameters of the smoothed SGD at (eps, d), optionally with radii that shrink too fast.
 
     ``eps_decay = d_decay = 0`` gives :func:`smoothing_parameters` unchanged.  Otherwise the
     smoothing radius and the perturbation radius are multiplied by
     ``lam = (eps/EPS_REF)^eps_decay (D_REF/d)^d_decay`` while the estimator's accuracy is kept
     (a deliberately broken rule used by the negative controls; since the accuracy does not
-    follow, it is a different algorithm, not a change of units).  With ``shrink_accuracy`` the
-    accuracy is multiplied by ``lam`` too: near the saddle every length of the dynamics then
-    shrinks by ``lam``, close to a change of units.
+    follow, it is a different algorithm, not a change of units).
 
     Returns:
         dict with eta, sigma, accuracy, r, B, runs, lam and M (amplitude-estimation grid size).
@@ -109,7 +107,7 @@ def sgd_noise_parameters(problem: RampSaddle, *, delta: float = 1e-3, eps_decay:
         raise ValueError(f"decay exponents must be >= 0, not {eps_decay}, {d_decay}")
     p = dict(smoothing_parameters(problem, delta))
     lam = (problem.eps / EPS_REF) ** eps_decay * (D_REF / problem.d) ** d_decay
-    for key in ("sigma", "r", "accuracy") if shrink_accuracy else ("sigma", "r"):
+    for key in ("sigma", "r"):
         p[key] *= lam
     p["lam"] = lam
     p["M"] = qae_grid_size(p["accuracy"], p["B"])
@@ -256,8 +254,7 @@ def qae_median_sample(mean: np.ndarray, B: float, M: int, runs: int, rng: np.ran
 
 # --------------------------------------------------------------------------- trials
 def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, nu: float, trials: int,
-                     budget: int, *, eps_decay: float = 0.0, d_decay: float = 0.0,
-                     shrink_accuracy: bool = False, noise_on: bool = True,
+                     budget: int, *, eps_decay: float = 0.0, d_decay: float = 0.0, noise_on: bool = True,
                      delta: float = 1e-3) -> tuple[int, int]:
     """(successes, trials) of smoothed SGD started at the strict saddle under a trap of level nu.
 
@@ -270,8 +267,7 @@ def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, n
             (stochastic gradients, restoring bias of norm nu).
         eps, d: target accuracy and dimension of :class:`RampSaddle` (c = 1, w = 1).
         nu: noise level (>= 0); trials: number of runs; budget: iterations per run.
-        eps_decay, d_decay, shrink_accuracy: the deliberately broken length rule of
-            :func:`sgd_noise_parameters`.
+        eps_decay, d_decay: the deliberately broken radius rule of :func:`sgd_noise_parameters`.
         noise_on: False switches the adversary off (whatever nu).
 
     Raises:
@@ -282,8 +278,7 @@ def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, n
     if nu < 0 or trials < 1 or budget < 1:
         raise ValueError(f"need nu >= 0, trials >= 1 and budget >= 1, not {nu}, {trials}, {budget}")
     problem = RampSaddle(d, eps)
-    p = sgd_noise_parameters(problem, delta=delta, eps_decay=eps_decay, d_decay=d_decay,
-                             shrink_accuracy=shrink_accuracy)
+    p = sgd_noise_parameters(problem, delta=delta, eps_decay=eps_decay, d_decay=d_decay)
     level = float(nu) if noise_on else 0.0
     X = np.zeros((trials, d))
     active = np.ones(trials, dtype=bool)
@@ -302,20 +297,22 @@ def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, n
     return int(trials - active.sum()), int(trials)
 
 
-def noise_scale(order: str, eps: float, d: int, *, eps_decay: float = 0.0, d_decay: float = 0.0) -> float:
-    """Natural unit of the noise level: sigma (first order) or sigma^2 (zeroth order), in which
-    the bisection bracket is given (the bracket is checked, not assumed)."""
-    sigma = sgd_noise_parameters(RampSaddle(d, eps), eps_decay=eps_decay, d_decay=d_decay)["sigma"]
+def noise_scale(order: str, eps: float, d: int) -> float:
+    """Natural unit of the noise level: sigma (first order) or sigma^2 (zeroth order) of the
+    algorithm as stated, in which the bisection bracket is given (the bracket is checked, not
+    assumed)."""
+    sigma = sgd_noise_parameters(RampSaddle(d, eps))["sigma"]
     return sigma if order == "first" else sigma**2
 
 
 def sgd_noise_threshold(rng: np.random.Generator, order: str, eps: float, d: int, *, trials: int, steps: int,
                         budget: int, bracket: tuple[float, float] | None = None, eps_decay: float = 0.0,
-                        d_decay: float = 0.0, shrink_accuracy: bool = False, noise_on: bool = True,
-                        dither: bool = True) -> Bisection:
+                        d_decay: float = 0.0, noise_on: bool = True, dither: bool = True) -> Bisection:
     """Bisected largest tolerated noise (in noise units: gradient norm or function value) at (eps, d).
 
-    The bracket is ``bracket`` (default ``BRACKETS[order]``) times :func:`noise_scale`, times a dither ``kappa = R^(U/2^steps)``
+    The bracket is ``bracket`` (default ``BRACKETS[order]``) times :func:`noise_scale` of the
+    algorithm as stated (without the decay of a variant, so a variant's threshold is read in the
+    same units as the algorithm's), times a dither ``kappa = R^(U/2^steps)``
     (``R`` the bracket's ratio, ``U ~ U(0, 1)`` from ``rng``) that shifts the lattice of
     bisection levels by a random fraction of its final cell: without it every grid point would be
     read off the same lattice in units of the noise scale, and the fitted exponent would repeat
@@ -326,7 +323,7 @@ def sgd_noise_threshold(rng: np.random.Generator, order: str, eps: float, d: int
         ValueError: when the bracket is not seen to straddle the threshold; for a first-order level above ``B/4`` (the
             mean of :func:`first_order_mean` assumes ``|d_j f| + nu <= B``).
     """
-    unit = noise_scale(order, eps, d, eps_decay=eps_decay, d_decay=d_decay)
+    unit = noise_scale(order, eps, d)
     lo, hi = BRACKETS[order] if bracket is None else bracket
     kappa = (hi / lo) ** (rng.random() / 2**steps) if dither else 1.0
     B = smoothing_parameters(RampSaddle(d, eps))["B"]
@@ -335,6 +332,6 @@ def sgd_noise_threshold(rng: np.random.Generator, order: str, eps: float, d: int
 
     def count(level: float) -> tuple[int, int]:
         return escape_successes(rng, order, eps, d, level, trials, budget, eps_decay=eps_decay,
-                                d_decay=d_decay, shrink_accuracy=shrink_accuracy, noise_on=noise_on)
+                                d_decay=d_decay, noise_on=noise_on)
 
     return bisect_threshold(count, lo * unit * kappa, hi * unit * kappa, steps=steps, check_bracket=True)

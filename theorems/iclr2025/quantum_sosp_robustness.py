@@ -24,9 +24,9 @@ The zeroth-order thresholds of PGD and PAGD, the worst case over noises, the low
 domain characterisation are listed as not checked (``not_checked``), with the reason.  Claim
 (iii) is checked for its first-order query count in epsilon (perturbed SGD on the Gaussian
 smoothing with coordinatewise amplitude estimation, any-integer grid size M, exact outcome law,
-against the classical sample mean) and for its noise thresholds, zeroth and first order, in
-epsilon and d.  Not checked yet: claim (iii)'s d-exponents of the query counts and its
-zeroth-order query count.
+against the classical sample mean) and for its noise thresholds (zeroth order in epsilon and d,
+first order in d; the first-order epsilon part is listed as not checked).  Not checked yet:
+claim (iii)'s d-exponents of the query counts and its zeroth-order query count.
 """
 
 from __future__ import annotations
@@ -107,6 +107,17 @@ PAPER = Paper(
          r"inside the cube, whose output law is no longer a shifted Fejer kernel).  PAGD tolerates "
          r"$10^4$ to $10^6$ bins, its negative-curvature step comparing function values that this "
          r"trap hardly perturbs."),
+        (r"SGD on the Gaussian smoothing is robust to first-order noise $O(\epsilon/\sqrt d)$: the "
+         r"dependence on $\epsilon$.",
+         r"Against a restoring bias on this family the tolerated noise of the smoothed SGD decays "
+         r"more slowly than $\epsilon$ (fitted exponents of $1/\nu^*$ 0.75 to 0.86 over "
+         r"$\epsilon = 0.01 \ldots 0.001$, quick, seeds 0-4), consistent with the bound, but no "
+         r"variant of the algorithm was found whose tolerance decays faster than $\epsilon$ and that "
+         r"still escapes without noise: with the smoothing and perturbation radii shrinking like "
+         r"$\epsilon$ it no longer escapes at $\epsilon = 0.001$ even without noise, and like "
+         r"$\sqrt\epsilon$ the exponent moves by about 0.3 only; shrinking every length with the "
+         r"accuracy is close to a change of units.  Without a control with power the check is not "
+         r"shown.  The dependence on $d$ is checked."),
         (r"Each noise threshold suffices against every noise of its size, on every function of the "
          r"class (the worst case over bounded noises and smooth functions).",
          r"The runs use one family (ramp plus strict saddle) and trap adversaries aimed at the saddle "
@@ -595,7 +606,7 @@ def _d_grid(ctx) -> list[tuple[float, int]]:
 
 
 NOISE_PARAMS = {
-    "trials": Param(16, full=40, low=4, high=400, doc="PGD runs per noise level of the bisection"),
+    "trials": Param(32, full=80, low=4, high=400, doc="PGD runs per noise level of the bisection"),
     "steps": Param(6, full=8, low=3, high=12, doc="bisection steps (geometric) per grid point"),
 }
 EPS_NOISE_PARAMS = {
@@ -607,7 +618,7 @@ EPS_NOISE_PARAMS = {
 FIRST_D_PARAMS = {
     "eps": Param(0.04, low=0.01, high=0.1, doc="target accuracy epsilon"),
     "log2_d_max": Param(10, full=11, low=5, high=12, doc="largest dimension, as log2 d (d = 2 ... 2^k)"),
-    "zeta": Param(0.1, low=0.01, high=0.5, doc="the paper's zeta > 0 in d^(0.5+zeta)"),
+    "zeta": Param(0.01, low=0.001, high=0.5, doc="the paper's zeta > 0 in d^(0.5+zeta)"),
 }
 FIRST_ORDER_METHOD = (
     "PGD (Jin et al. 2017, theory parameters) started exactly at the strict saddle of the "
@@ -650,50 +661,50 @@ def _first_order_rate(ctx, grid, sizes, size_name: str, exponent: float, max_hal
        method=FIRST_ORDER_METHOD.format(
            axis="Here $d = 2$, $\\epsilon$ over a decade; log-log fit of $1/\\nu^*$ against "
                 "$1/\\epsilon$.  Control: PGD with its perturbation radius multiplied by "
-                "$\\epsilon/\\epsilon_{\\max}$, whose tolerated bias decays like "
-                "$\\epsilon^2$: the check must refute it."),
+                "$(\\epsilon/\\epsilon_{\\max})^{1/2}$, whose tolerated bias decays like "
+                "$\\epsilon^{1.5}$: the check must refute it."),
        params={**EPS_NOISE_PARAMS, **NOISE_PARAMS})
 def pgd_first_order_noise_epsilon(ctx):
     """Largest first-order noise PGD tolerates decays no faster than eps (up to PGD's log factor)."""
     grid = _eps_grid(ctx)
-    return _first_order_rate(ctx, grid, 1 / np.array([e for e, _ in grid]), "1/epsilon", 1.0, 0.5,
-                             "the control's ~2")
+    return _first_order_rate(ctx, grid, 1 / np.array([e for e, _ in grid]), "1/epsilon", 1.0, 0.25,
+                             "the control's ~1.85")
 
 
-@pgd_first_order_noise_epsilon.control("PGD's perturbation radius multiplied by eps / eps_max (its escape "
-                                       "component shrinks like eps^2)")
+@pgd_first_order_noise_epsilon.control("PGD's perturbation radius multiplied by sqrt(eps / eps_max) (its "
+                                       "escape component shrinks like eps^1.5)")
 def perturbation_radius_shrinking_with_epsilon(ctx):
     grid = _eps_grid(ctx)
     eps = np.array([e for e, _ in grid])
-    return _first_order_rate(ctx, grid, 1 / eps, "1/epsilon", 1.0, 0.5, "the claim's ~1",
-                             radius_factors=eps / eps.max())
+    return _first_order_rate(ctx, grid, 1 / eps, "1/epsilon", 1.0, 0.25, "the claim's ~1.35",
+                             radius_factors=np.sqrt(eps / eps.max()))
 
 
 @claim(PAPER, source="Abstract, claim (ii): PGD is robust to first-order noise "
        "$O(\\epsilon/d^{0.5+\\zeta})$ for any $\\zeta > 0$", evidence="rate", reconstructed=True,
        statement=r"The first-order threshold's dependence on $d$.  Checked consequence: against a "
        r"restoring bias on the ramp-saddle family, at fixed $\epsilon$ the largest tolerated $\nu$ "
-       r"decays no faster than $d^{-(0.5+\zeta)}$ up to polylogarithmic factors (here $\zeta = 0.1$).",
+       r"decays no faster than $d^{-(0.5+\zeta)}$ up to polylogarithmic factors (here $\zeta = 0.01$).",
        method=FIRST_ORDER_METHOD.format(
            axis="Here $\\epsilon = 0.04$, $d = 2 \\ldots 2^k$ (about three decades); claimed exponent "
                 "$0.5 + \\zeta$.  Control: PGD with its perturbation radius multiplied by "
-                "$\\sqrt{2/d}$ (escape component $\\propto r/d$), whose tolerated bias decays like "
-                "$d^{-1}$: the check must refute it."),
+                "$(2/d)^{1/4}$ (escape component $\\propto r/d^{3/4}$), whose tolerated bias decays "
+                "like $d^{-0.9}$ with the logarithmic factor: the check must refute it."),
        params={**FIRST_D_PARAMS, **NOISE_PARAMS})
 def pgd_first_order_noise_dimension(ctx):
     r"""Largest first-order noise PGD tolerates decays no faster than $d^{-(0.5+\zeta)}$ (up to PGD's log factor)."""
     grid = _d_grid(ctx)
     return _first_order_rate(ctx, grid, np.array([d for _, d in grid], dtype=float), "dimension d",
-                             0.5 + ctx["zeta"], 0.25, "the control's d^-1")
+                             0.5 + ctx["zeta"], 0.15, "the control's d^-0.9")
 
 
-@pgd_first_order_noise_dimension.control("PGD's perturbation radius multiplied by sqrt(2/d) (its escape "
-                                         "component shrinks like r/d)")
+@pgd_first_order_noise_dimension.control("PGD's perturbation radius multiplied by (2/d)^(1/4) (its escape "
+                                         "component shrinks like r/d^(3/4))")
 def perturbation_radius_shrinking_with_dimension(ctx):
     grid = _d_grid(ctx)
     dims = np.array([d for _, d in grid], dtype=float)
-    return _first_order_rate(ctx, grid, dims, "dimension d", 0.5 + ctx["zeta"], 0.25,
-                             "the claim's d^-(0.5 + zeta)", radius_factors=np.sqrt(2 / dims))
+    return _first_order_rate(ctx, grid, dims, "dimension d", 0.5 + ctx["zeta"], 0.15,
+                             "the claim's d^-(0.5 + zeta)", radius_factors=(2 / dims) ** 0.25)
 
 
 # --------------------------------------------------------------------------- escape from the saddle
@@ -719,8 +730,10 @@ def _escapes(ctx, label: str, **variant) -> Proportion:
               "gradient a perturbation of radius $r$ creates along the escape direction); success = "
               "the point PGD returns by its own stopping rule passes the exact $\\epsilon$-SOSP test.  "
               "Controls: the same runs without perturbation (gradient descent stays on the saddle), "
-              "and with a coarse estimator of 12 qubits per register (its bins, $2^{-11}$, are wider "
-              "than the escape gradient, so the median rounds it to zero and PGD returns the saddle).",
+              "with a coarse estimator of 12 qubits per register (its bins, $2^{-11}$, are wider "
+              "than the escape gradient, so the median rounds it to zero and PGD returns the saddle), "
+              "and with a perturbation radius 0.03 times PGD's, whose escape gradient comes close to "
+              "the estimator's bin (a graded failure, not a certain one).",
        params={"eps": Param(0.04, low=0.005, high=0.1, doc="target accuracy epsilon"),
                "d": Param(8, low=2, high=256, doc="dimension"),
                "trials": Param(200, full=1000, low=50, high=10000, doc="PGD runs from the saddle")})
@@ -738,6 +751,12 @@ def gradient_descent_without_perturbation(ctx):
                                    "escape gradient to zero")
 def coarse_estimator(ctx):
     return _escapes(ctx, "coarse", qubits=12)
+
+
+@pgd_escapes_strict_saddle.control("a perturbation radius 0.03 times PGD's (its escape gradient comes "
+                                   "close to the estimator's bin)")
+def small_perturbation_radius(ctx):
+    return _escapes(ctx, "small-radius", radius_factor=0.03)
 
 
 def _first_order_success(ctx, multiple: float, label: str) -> Proportion:
@@ -764,8 +783,8 @@ def _first_order_success(ctx, multiple: float, label: str) -> Proportion:
               "there.  PGD (theory parameters) from the origin of the ramp-saddle family with the "
               "restoring bias $\\nu\\,\\mathrm{sign}(x_d)e_d$ on the exact gradient; success = an "
               "iterate passes the exact $\\epsilon$-SOSP test before PGD's stopping rule returns the "
-              "saddle.  Control: a bias 64 times larger, $8r/\\sqrt d$, beyond any escape component "
-              "the perturbation can give.  The sweeps run $\\epsilon$ and $d$, and the bias from $r/(16\\sqrt d)$ "
+              "saddle.  The constant 1/8 is ours, from this mechanism, not the paper's.  Control: a "
+              "bias 16 times larger, $2r/\\sqrt d$, which few perturbations can outgrow.  The sweeps run $\\epsilon$ and $d$, and the bias from $r/(16\\sqrt d)$ "
               "to $4r/\\sqrt d$ (beyond the statement's level: where success gives way).",
        params={"eps": Param(0.02, low=0.002, high=0.1, doc="target accuracy epsilon"),
                "d": Param(8, low=2, high=1024, doc="dimension"),
@@ -779,9 +798,9 @@ def pgd_succeeds_below_escape_scale(ctx):
     return _first_order_success(ctx, ctx["bias_multiple"], "below")
 
 
-@pgd_succeeds_below_escape_scale.control("a bias 64 times larger, 8 r / sqrt d (above any escape component)")
+@pgd_succeeds_below_escape_scale.control("a bias 16 times larger, 2 r / sqrt d")
 def bias_above_escape_scale(ctx):
-    return _first_order_success(ctx, 8.0, "above")
+    return _first_order_success(ctx, 2.0, "above")
 
 
 # --------------------------------------------------------------------------- crossover in d
@@ -897,12 +916,12 @@ def _sgd_threshold_item(item):
 
 
 SGD_NOISE_BOUNDS = {  # exponent of 1/nu* claimed by the abstract, per (oracle, axis)
-    ("zeroth", "eps"): 1.5, ("zeroth", "d"): 1.0, ("first", "eps"): 1.0, ("first", "d"): 0.5}
-SGD_NOISE_HALFWIDTH = {  # half the gap between the bound and the control's exponent (see `why`)
-    ("zeroth", "eps"): 0.5, ("zeroth", "d"): 0.5, ("first", "eps"): 0.5, ("first", "d"): 0.25}
+    ("zeroth", "eps"): 1.5, ("zeroth", "d"): 1.0, ("first", "d"): 0.5}
+SGD_NOISE_HALFWIDTH = {  # about half the gap between the bound and the control's exponent
+    ("zeroth", "eps"): 0.5, ("zeroth", "d"): 0.25, ("first", "d"): 0.2}
 SGD_NOISE_PARAMS = {
     "trials": Param(24, full=48, low=4, high=400, doc="SGD runs per noise level of the bisection"),
-    "steps": Param(5, full=6, low=3, high=10,
+    "steps": Param(6, full=7, low=3, high=10,
                    doc="bisection steps per grid point (after observing both ends of the bracket)"),
     "budget": Param(100, full=150, low=60, high=2000,
                     doc="SGD iterations per run (noiseless escape and convergence take 30 to 40)"),
@@ -910,7 +929,7 @@ SGD_NOISE_PARAMS = {
 SGD_EPS_PARAMS = {
     "eps_max": Param(0.01, low=0.002, high=0.05, doc="largest target accuracy epsilon"),
     "eps_min": Param(0.001, low=0.0005, high=0.005, doc="smallest target accuracy epsilon"),
-    "n_eps": Param(4, full=6, low=3, high=10, doc="number of epsilon values (geometric grid)"),
+    "n_eps": Param(6, full=8, low=3, high=10, doc="number of epsilon values (geometric grid)"),
     "d": Param(2, low=2, high=64, doc="dimension"),
 }
 SGD_DIM_PARAMS = {
@@ -982,7 +1001,6 @@ def _sgd_statement(order: str, axis: str) -> str:
               "first": r"gradient oracle $\nabla f + b$, $\|b\| \le \nu$"}[order]
     rate = {("zeroth", "eps"): r"$\epsilon^{1.5}$ in $\epsilon$ (fixed $d$)",
             ("zeroth", "d"): r"$1/d$ in $d$ (fixed $\epsilon$)",
-            ("first", "eps"): r"$\epsilon$ in $\epsilon$ (fixed $d$)",
             ("first", "d"): r"$1/\sqrt d$ in $d$ (fixed $\epsilon$)"}[(order, axis)]
     adversary = {"zeroth": "a V-shaped well", "first": "a restoring bias"}[order]
     return (rf"Perturbed SGD with quantum mean estimation on the Gaussian smoothing of a noisy "
@@ -1004,12 +1022,10 @@ def sgd_zeroth_order_noise_epsilon(ctx):
     return _sgd_noise_rate(ctx, "zeroth", "eps")
 
 
-@sgd_zeroth_order_noise_epsilon.control("smoothing radius, perturbation radius and accuracy multiplied by "
-                                        "eps/0.05 (every length shrinks too fast, close to a change of "
-                                        "units; with the radii alone SGD loses the saddle even without "
-                                        "noise at the smallest eps)")
+@sgd_zeroth_order_noise_epsilon.control("smoothing and perturbation radii multiplied by (eps/0.05)^0.5 (they "
+                                        "shrink too fast: the well holds a closer escape)")
 def sgd_zeroth_shrinking_lengths_epsilon(ctx):
-    return _sgd_noise_rate(ctx, "zeroth", "eps", eps_decay=1.0, shrink_accuracy=True)
+    return _sgd_noise_rate(ctx, "zeroth", "eps", eps_decay=0.5)
 
 
 @claim(PAPER, source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to zeroth-order noise "
@@ -1023,29 +1039,10 @@ def sgd_zeroth_order_noise_dimension(ctx):
     return _sgd_noise_rate(ctx, "zeroth", "d")
 
 
-@sgd_zeroth_order_noise_dimension.control("smoothing and perturbation radii multiplied by sqrt(2/d) (they "
-                                          "shrink as 1/d, not 1/sqrt d)")
+@sgd_zeroth_order_noise_dimension.control("smoothing and perturbation radii multiplied by (2/d)^(1/8) (they "
+                                          "shrink a little faster than 1/sqrt d)")
 def sgd_zeroth_shrinking_lengths_dimension(ctx):
-    return _sgd_noise_rate(ctx, "zeroth", "d", d_decay=0.5)
-
-
-@claim(PAPER, source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to first-order noise "
-       "$O(\\epsilon/\\sqrt d)$", evidence="rate", reconstructed=True,
-       statement=_sgd_statement("first", "eps"),
-       method=_sgd_method("first")
-       + "  Grid: $d = 2$, $\\epsilon$ over a decade (0.01 to 0.001).",
-       params={**SGD_EPS_PARAMS, **SGD_NOISE_PARAMS})
-def sgd_first_order_noise_epsilon(ctx):
-    """Largest first-order noise smoothed SGD tolerates decays no faster than eps (d fixed)."""
-    return _sgd_noise_rate(ctx, "first", "eps")
-
-
-@sgd_first_order_noise_epsilon.control("smoothing radius, perturbation radius and accuracy multiplied by "
-                                       "eps/0.05 (every length shrinks too fast, close to a change of "
-                                       "units; the radii alone move this threshold too little to be told "
-                                       "apart on this grid)")
-def sgd_first_shrinking_lengths_epsilon(ctx):
-    return _sgd_noise_rate(ctx, "first", "eps", eps_decay=1.0, shrink_accuracy=True)
+    return _sgd_noise_rate(ctx, "zeroth", "d", d_decay=0.125)
 
 
 @claim(PAPER, source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to first-order noise "
@@ -1059,7 +1056,7 @@ def sgd_first_order_noise_dimension(ctx):
     return _sgd_noise_rate(ctx, "first", "d")
 
 
-@sgd_first_order_noise_dimension.control("smoothing and perturbation radii multiplied by sqrt(2/d) (they "
-                                         "shrink as 1/d, not 1/sqrt d)")
+@sgd_first_order_noise_dimension.control("smoothing and perturbation radii multiplied by (2/d)^(1/4) (they "
+                                         "shrink faster than 1/sqrt d)")
 def sgd_first_shrinking_lengths_dimension(ctx):
-    return _sgd_noise_rate(ctx, "first", "d", d_decay=0.5)
+    return _sgd_noise_rate(ctx, "first", "d", d_decay=0.25)
