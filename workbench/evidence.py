@@ -467,8 +467,9 @@ class Rate(Evidence):
             return Decision(Verdict.INCONCLUSIVE,
                             f"fitted exponent {ci} is consistent with the claim but too wide "
                             f"(half-width {fmt(half, 3)} > {fmt(self.max_halfwidth)})", **kw)
+        allowance = f" (allowance {fmt(self.tolerance)})" if self.tolerance else ""
         return Decision(Verdict.VERIFIED, f"fitted exponent {ci} is consistent with the claimed "
-                        f"{self.relation} {fmt(self.exponent, 4)}", **kw)
+                        f"{self.relation} {fmt(self.exponent, 4)}{allowance}", **kw)
 
 
 # --------------------------------------------------------------------------- proportion
@@ -530,7 +531,7 @@ class Proportion(Evidence):
                "claimed": f"{self.relation} {fmt(p, 4)}", "tolerance": f"{self.level:.0%} {self.method} interval",
                "reason": self.why}
         rows = [row]
-        headline = {"estimate": k / n, "ci_low": lo, "ci_high": hi}
+        headline = {"estimate": k / n, "ci_low": lo, "ci_high": hi, "claimed": float(p)}
         if self.values is not None:
             values = _as_array(self.values, "values").ravel()
             if values.size != n:

@@ -287,12 +287,13 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
         ys = [p["headline"][key] for p in points] if key else [list(VERDICT_RGB).index(p["claim_verdict"]) for p in points]
         ax.plot(xs, ys, "-", color="0.6", lw=1)
         ax.scatter(xs, ys, c=colours, s=30, zorder=3)
-        if key == "value" and all(isinstance(p["headline"].get("reference"), (int, float)) for p in points):
-            ax.plot(xs, [p["headline"]["reference"] for p in points], "--", color="C1", lw=1)
+        ref = {"value": "reference", "estimate": "claimed"}.get(key)  # what the measurement is held to
+        if ref and all(isinstance(p["headline"].get(ref), (int, float)) for p in points):
+            ax.plot(xs, [p["headline"][ref] for p in points], "--", color="C1", lw=1)
             handles.append(Line2D([], [], ls="--", color="C1"))
-            labels.append("reference")
+            labels.append(ref)
         ax.set_xlabel(xn)
-        ax.set_ylabel(key.replace("_", " ") if key else "verdict")
+        ax.set_ylabel({"estimate": "estimated probability"}.get(key, key.replace("_", " ")) if key else "verdict")
         if not key:
             ax.set_yticks(range(len(VERDICT_RGB)), list(VERDICT_RGB))
         if xnum and min(grid[xn]) > 0 and max(grid[xn]) / min(grid[xn]) >= 10:

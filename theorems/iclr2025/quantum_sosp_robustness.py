@@ -90,8 +90,8 @@ PAPER = Paper(
          r"algorithm on chosen instances.  The measured exponent is consistent with it: quantum PAGD "
          r"on the ramp-saddle family grows as $\epsilon^{-1.59}$ (quick; 95% interval [1.43, 1.76]) "
          r"and $\epsilon^{-1.62}$ (full; [1.52, 1.73]), intervals that contain $12/7 \approx 1.714$ "
-         r"and lie below the upper bound's 1.75; one easy family can neither support nor contradict "
-         r"a worst-case bound."),
+         r"(the upper bound's 1.75 lies inside the quick one and just above the full one); one easy "
+         r"family can neither support nor contradict a worst-case bound."),
         (r"Perturbed gradient descent with quantum gradient estimation finds an $\epsilon$-SOSP under "
          r"zeroth-order (evaluation) noise up to $O(\epsilon^6/d^4)$, and perturbed accelerated gradient "
          r"descent under zeroth-order noise up to $O(\epsilon^{10}/d^5)$.",
@@ -715,7 +715,7 @@ def _escapes(ctx, label: str, **variant) -> Proportion:
     wins = ctx.trials(escape_trial, ctx["trials"], "zeroth", ctx["eps"], ctx["d"], 0.0, label=label, **variant)
     return Proportion(int(sum(wins)), ctx["trials"], 1 - ESCAPE_DELTA, relation=">=", method="wilson",
                       why=f"PGD's guarantee holds with probability 1 - delta, delta = {ESCAPE_DELTA} in its "
-                          f"theory parameters; one-sided 95% Wilson interval",
+                          f"theory parameters; 95% Wilson interval (a true claim is refuted with probability 0.025)",
                       event="PGD from the strict saddle returns an epsilon-SOSP")
 
 
@@ -765,7 +765,7 @@ def _first_order_success(ctx, multiple: float, label: str) -> Proportion:
     wins = ctx.trials(escape_trial, ctx["trials"], "first", ctx["eps"], ctx["d"], nu, label=label)
     return Proportion(int(sum(wins)), ctx["trials"], 0.5, relation=">=", method="wilson",
                       why="'still finds' read as success probability at least 1/2 (a constant that restarts "
-                          "amplify); one-sided 95% Wilson interval",
+                          "amplify); 95% Wilson interval (a true claim is refuted with probability 0.025)",
                       event=f"PGD reaches an epsilon-SOSP under a restoring bias of {nu:.3g} "
                             f"({multiple:g} r/sqrt d)")
 

@@ -135,7 +135,8 @@ def _certificate(ctx, ood_label: float | None) -> Bound:
        r"followed by $\mathcal N(0,\sigma^2 I)$ with $\sigma = (1-\mu/\beta)^T\,\frac{2fG}{\mu n}\sqrt{q/(2\varepsilon)}$ "
        r"is $(q,\varepsilon)$-Rényi unlearning: $D_q\big(U(D,F)\,\|\,\hat\theta_{D\setminus F}+\mathcal N(0,\sigma^2I)\big)\le\varepsilon$.",
        method="Exact: both output distributions are Gaussians with the same covariance, so "
-       "D_q = q||theta_T - theta_retrain||^2/(2 sigma^2) in closed form; minimisers by a linear solve; "
+       "$D_q = q\\|\\theta_T - \\theta_{\\mathrm{retrain}}\\|^2/(2\\sigma^2)$ in closed form; minimisers by a "
+       "linear solve; "
        "random forget sets of sizes 1, 4, 16 and T in {0, 2, 5}.")
 def in_distribution_unlearning_certified(ctx):
     """Output-perturbed ERM with warm-started GD unlearning meets its Rényi certificate.
