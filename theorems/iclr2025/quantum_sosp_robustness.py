@@ -515,7 +515,7 @@ def _epsilon_scan(ctx, method: str):
                                 doc="smallest target accuracy epsilon"),
                "n_eps": Param(5, full=6, low=3, high=12, doc="number of epsilon values (geometric grid)")})
 def pagd_queries_epsilon_rate(ctx):
-    """Queries of quantum PAGD to an eps-SOSP grow at most like eps^-1.75 (ramp family, d = 2)."""
+    r"""Queries of quantum PAGD to an $\epsilon$-SOSP grow at most like $\epsilon^{-1.75}$ (ramp family, $d = 2$)."""
     sizes, costs = _epsilon_scan(ctx, "pagd")
     return Rate(sizes, costs, exponent=1.75, relation="<=", max_halfwidth=0.25,
                 why="upper-bound rate, so no allowance; lower-order terms (saddle escape, ~eps^-1/2) "
@@ -563,7 +563,7 @@ def _dimension_scan(ctx, kind: str):
                "eps": Param(0.04, low=0.005, high=0.05, doc="target accuracy epsilon")},
        sweeps=({"eps": [0.05, 0.04, 0.03]},))
 def pgd_queries_dimension_rate(ctx):
-    """Queries of quantum PGD to an eps-SOSP grow no faster than log d (ramp family, eps fixed)."""
+    r"""Queries of quantum PGD to an $\epsilon$-SOSP grow no faster than $\log d$ (ramp family, $\epsilon$ fixed)."""
     dims, costs = _dimension_scan(ctx, "quantum")
     return Rate(dims, costs, exponent=log_law_slope(dims), relation="<=", max_halfwidth=0.1,
                 why="a cost a + b ln d with a >= 0 has a log-log slope at most that of ln d over the "
@@ -665,7 +665,7 @@ def _first_order_rate(ctx, grid, sizes, size_name: str, exponent: float, max_hal
                 "$\\epsilon^{1.5}$: the check must refute it."),
        params={**EPS_NOISE_PARAMS, **NOISE_PARAMS})
 def pgd_first_order_noise_epsilon(ctx):
-    """Largest first-order noise PGD tolerates decays no faster than eps (up to PGD's log factor)."""
+    r"""Largest first-order noise PGD tolerates decays no faster than $\epsilon$ (up to PGD's log factor)."""
     grid = _eps_grid(ctx)
     return _first_order_rate(ctx, grid, 1 / np.array([e for e, _ in grid]), "1/epsilon", 1.0, 0.25,
                              "the control's ~1.85")
@@ -738,7 +738,7 @@ def _escapes(ctx, label: str, **variant) -> Proportion:
                "d": Param(8, low=2, high=256, doc="dimension"),
                "trials": Param(200, full=1000, low=50, high=10000, doc="PGD runs from the saddle")})
 def pgd_escapes_strict_saddle(ctx):
-    """Quantum PGD started at a strict saddle returns an eps-SOSP with probability at least 1 - delta."""
+    r"""Quantum PGD started at a strict saddle returns an $\epsilon$-SOSP with probability at least $1 - \delta$."""
     return _escapes(ctx, "escape")
 
 
@@ -794,7 +794,7 @@ def _first_order_success(ctx, multiple: float, label: str) -> Proportion:
        sweeps=({"eps": [0.08, 0.02, 0.005], "d": [2, 16, 128, 1024]},
                {"bias_multiple": [0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0]}))
 def pgd_succeeds_below_escape_scale(ctx):
-    """PGD still finds an eps-SOSP under a first-order bias below r/(8 sqrt d)."""
+    r"""PGD still finds an $\epsilon$-SOSP under a first-order bias below $r/(8\sqrt d)$."""
     return _first_order_success(ctx, ctx["bias_multiple"], "below")
 
 
@@ -897,7 +897,7 @@ def _sgd_rate(ctx, estimator: str):
                "n_eps": Param(4, full=6, low=3, high=10, doc="number of epsilon values (geometric grid)"),
                "d": Param(2, low=2, high=8, doc="dimension")})
 def smoothed_sgd_queries_epsilon_rate(ctx):
-    """Queries of perturbed SGD with quantum mean estimation on the Gaussian smoothing grow at most like eps^-3."""
+    r"""Queries of perturbed SGD with quantum mean estimation on the Gaussian smoothing grow at most like $\epsilon^{-3}$."""
     return _sgd_rate(ctx, "quantum")
 
 
@@ -1018,7 +1018,7 @@ def _sgd_statement(order: str, axis: str) -> str:
          "the trap, $\\propto \\sqrt\\epsilon$, is small: the asymptotic regime of the O-statement).",
        params={**SGD_EPS_PARAMS, **SGD_NOISE_PARAMS})
 def sgd_zeroth_order_noise_epsilon(ctx):
-    """Largest zeroth-order noise smoothed SGD tolerates decays no faster than eps^1.5 (d fixed)."""
+    r"""Largest zeroth-order noise smoothed SGD tolerates decays no faster than $\epsilon^{1.5}$ ($d$ fixed)."""
     return _sgd_noise_rate(ctx, "zeroth", "eps")
 
 
@@ -1035,7 +1035,7 @@ def sgd_zeroth_shrinking_lengths_epsilon(ctx):
        + "  Grid: $\\epsilon = 0.01$, $d = 2, 4, \\ldots, 32$.",
        params={**SGD_DIM_PARAMS, **SGD_NOISE_PARAMS})
 def sgd_zeroth_order_noise_dimension(ctx):
-    """Largest zeroth-order noise smoothed SGD tolerates decays no faster than 1/d (eps fixed)."""
+    r"""Largest zeroth-order noise smoothed SGD tolerates decays no faster than $1/d$ ($\epsilon$ fixed)."""
     return _sgd_noise_rate(ctx, "zeroth", "d")
 
 
@@ -1052,7 +1052,7 @@ def sgd_zeroth_shrinking_lengths_dimension(ctx):
        + "  Grid: $\\epsilon = 0.01$, $d = 2, 4, \\ldots, 32$.",
        params={**SGD_DIM_PARAMS, **SGD_NOISE_PARAMS})
 def sgd_first_order_noise_dimension(ctx):
-    """Largest first-order noise smoothed SGD tolerates decays no faster than 1/sqrt d (eps fixed)."""
+    r"""Largest first-order noise smoothed SGD tolerates decays no faster than $1/\sqrt d$ ($\epsilon$ fixed)."""
     return _sgd_noise_rate(ctx, "first", "d")
 
 
