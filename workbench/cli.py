@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -152,6 +153,19 @@ def _select(selectors: list[str] | None, keyword: str | None = None):
         raise api.UsageError(str(exc)) from None
 
 
+def _plain(text: str) -> str:
+    """Text with its ``$...$`` math turned into Unicode for the terminal (pylatexenc)."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    parts = str(text).split("$")
+    if len(parts) % 2 == 0:  # unbalanced dollars: leave the text as written
+        return str(text)
+    convert = LatexNodes2Text().latex_to_text
+    # operator names (\log, \sin, ...) print without the space that followed them
+    ops = r"(\\(?:log|ln|exp|sin|cos|max|min|det|sup|inf|lim)) "
+    return "".join(convert(re.sub(ops, r"\1{} ", p)) if i % 2 else p for i, p in enumerate(parts))
+
+
 def _list(args: argparse.Namespace, out: Console) -> int:
     claims = _select(args.selectors)
     if args.json:
@@ -165,16 +179,18 @@ def _list(args: argparse.Namespace, out: Console) -> int:
         return EXIT_OK
     # Plain lines, not a table: claim ids are what users copy, and must never be cut.
     papers = {c.paper.slug: c.paper for c in claims}
-    out.print(f"{len(papers)} papers, {len(claims)} claims", highlight=False)
+    out.print(f"{len(papers)} paper{'s' * (len(papers) != 1)}, {len(claims)} claim{'s' * (len(claims) != 1)}",
+              highlight=False)
     for slug, paper in papers.items():
-        out.print(f"\n[bold]{slug}[/]  {paper.venue}: {paper.title}", highlight=False)
+        out.print(f"\n[bold]{slug}[/]  {paper.venue}: {_plain(paper.title)}", highlight=False)
         for c in claims:
             if c.paper.slug == slug:
-                flags = f"{c.source}; {c.evidence}; {len(c.controls)} control{'s' * (len(c.controls) != 1)}" \
+                flags = f"{_plain(c.source)}; {c.evidence}; {len(c.controls)} control{'s' * (len(c.controls) != 1)}" \
                     + ("; reconstructed" if c.reconstructed else "")
                 out.print(f"  {c.id}  [dim]({flags})[/]", highlight=False, soft_wrap=True)
         for statement, why in paper.not_checked:
-            out.print(f"  [dim]not checked: {escape(statement)} ({escape(why)})[/]", highlight=False, soft_wrap=True)
+            out.print(f"  [dim]not checked: {escape(_plain(statement))} ({escape(_plain(why))})[/]", highlight=False,
+                      soft_wrap=True)
     return EXIT_OK
 
 
