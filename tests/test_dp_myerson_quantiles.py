@@ -249,13 +249,3 @@ def test_private_quantiles_equal_k_single_draws_from_one_stream():
         np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
     with pytest.raises(ValueError):
         private_quantiles(np.random.default_rng(0), [0.5], 0, 1.0, 0.0, 1.0)
-
-
-def test_log_factor_slope_is_the_secant_slope_of_ln_n():
-    from theorems.iclr2025.dp_myerson_quantiles import log_factor_slope
-
-    n = np.geomspace(100.0, 10000.0, 400)
-    # least-squares slope of ln ln N on ln N is close to the secant slope (ln ln N is nearly linear)
-    fit = np.polyfit(np.log(n), np.log(np.log(n)), 1)[0]
-    assert log_factor_slope(100.0, 10000.0) == pytest.approx(math.log(2.0) / math.log(100.0), rel=1e-12)
-    assert abs(fit - log_factor_slope(100.0, 10000.0)) < 0.01

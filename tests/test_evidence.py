@@ -196,3 +196,22 @@ def test_labelled_instances_make_a_results_table():
     assert [r["quantity"] for r in d.rows] == ["a", "b"] and d.rows[1]["claimed"] == "<= 1"
     many = decide(Identity(list(range(100)), list(range(100)), why="x", labels=[str(i) for i in range(100)]))
     assert len(many.rows) == 1
+
+
+def test_factor_slope_closed_forms_and_rate_fit():
+    from workbench import factor_slope
+
+    # two sizes: the secant slope; ln N over [100, 10^4] rises by ln 2 over ln 100
+    assert factor_slope([1, 10], [3, 300]) == pytest.approx(2.0, rel=1e-12)
+    n = np.array([100.0, 10000.0])
+    assert factor_slope(n, np.log(n)) == pytest.approx(np.log(2.0) / np.log(100.0), rel=1e-12)
+    # an exact power law gives its exponent, and a Rate fit of the factor itself the same slope
+    sizes = np.geomspace(2, 2000, 7)
+    assert factor_slope(sizes, 5 * sizes**-0.75) == pytest.approx(-0.75, rel=1e-12)
+    factors = np.log(sizes) ** 2
+    rate = Rate(sizes, factors, exponent=0.0, why="fit of a known factor")
+    assert factor_slope(sizes, factors) == pytest.approx(rate.fit()[0], rel=1e-12)
+    with pytest.raises(ValueError):
+        factor_slope([3, 3], [1, 2])
+    with pytest.raises(ValueError):
+        factor_slope([1, 2], [0, 1])

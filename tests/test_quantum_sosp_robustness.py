@@ -27,7 +27,6 @@ from simulations.quantum import (
     estimate_distribution,
     exact_median_success,
     fejer_kernel,
-    hitting_allowance,
     hoeffding_samples,
     input_register_probabilities,
     is_sosp,
@@ -35,7 +34,6 @@ from simulations.quantum import (
     jordan_gradient,
     kickback_circuit,
     linear_phases,
-    log_law_slope,
     median_gradient_estimate,
     median_runs,
     median_success,
@@ -49,6 +47,7 @@ from simulations.quantum import (
     qae_grid_size,
     qae_median_estimates,
     quantum_oracle,
+    ramp_hitting_factor,
     rounded_oracle_values,
     sample_median_outcomes,
     smoothed_moments,
@@ -57,6 +56,7 @@ from simulations.quantum import (
     worst_case_success,
 )
 from simulations.quantum.emulator import EXACT_QUANTILE_MAX_N, _sinc2_cdf
+from workbench import factor_slope
 
 
 # --------------------------------------------------------------------------- Jordan circuit
@@ -152,11 +152,6 @@ def test_boosting_runs_matches_the_research_table():
     assert [boosting_runs(d, 0.01, 2**30) for d in (1, 4, 16, 64, 256, 4096)] == [7, 9, 11, 13, 17, 21]
     with pytest.raises(ValueError):
         boosting_runs(4, 1.5, 2**10)
-
-
-def test_log_law_slope_is_slope_of_log():
-    sizes = np.array([10.0, 100.0, 1000.0])
-    assert abs(log_law_slope(sizes) - np.polyfit(np.log(sizes), np.log(np.log(sizes)), 1)[0]) < 1e-12
 
 
 def _median_law(m, N, R):
@@ -278,7 +273,6 @@ from simulations.quantum import (  # noqa: E402
     curvature_grid_width,
     escape_trial,
     jordan_circuit_diagram,
-    log_factor_slope,
     noise_per_bin,
     pgd_log_factor,
     pgd_parameters,
@@ -352,16 +346,15 @@ def test_zeroth_order_level_plays_the_largest_whole_bin_trap():
     assert a == b
 
 
-def test_log_factor_slope_of_pgd_chi_squared():
+def test_factor_slope_of_pgd_chi_squared():
     eps = np.array([0.08, 0.04, 0.02])
     chi = np.array([pgd_parameters(RampSaddle(2, e))["chi"] for e in eps])
     assert np.allclose([pgd_log_factor(e, 2) for e in eps], chi**2)
-    slope = log_factor_slope(1 / eps, chi**2)
+    slope = factor_slope(1 / eps, chi**2)
     # chi = 3 ln(C / eps^2): d ln chi^2 / d ln(1/eps) = 4 / ln(C/eps^2), between its end values
     C = 2 * 2.0 * 1.0 / 0.1
     ends = 4 / np.log(C / eps**2)
     assert ends.min() <= slope <= ends.max()
-    assert np.isclose(log_factor_slope([1, 10], [3, 300]), 2.0)
 
 
 def test_circuit_diagram_has_one_oracle_gate():
@@ -467,11 +460,13 @@ def test_smoothed_sgd_reaches_sosp_and_counts_queries_exactly():
         assert 40 <= run.hit_iteration <= 65
 
 
-def test_hitting_allowance_two_point_slope():
-    e = np.array([0.04, 0.004])
-    s = 2 * 0.05 * e / (np.sqrt(3) * 0.25)
-    expected = (np.log(1 - s[1]) - np.log(1 - s[0])) / (np.log(1 / e[1]) - np.log(1 / e[0]))
-    assert hitting_allowance(e, 0.05, 0.25) == pytest.approx(expected, rel=1e-10)
+def test_ramp_hitting_factor_closed_form():
+    # s(eps) = 2 w eps / (sqrt 3 delta_f) with w = 0.05, delta_f = 0.25
+    np.testing.assert_allclose(ramp_hitting_factor([0.04, 0.004], 0.05, 0.25),
+                               [1 - 0.004 / (0.25 * np.sqrt(3)), 1 - 0.0004 / (0.25 * np.sqrt(3))],
+                               rtol=1e-12)
+    with pytest.raises(ValueError):
+        ramp_hitting_factor([0.5], 1.0, 0.25)
 
 
 def test_smoothing_bad_inputs_raise():

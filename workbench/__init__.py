@@ -18,6 +18,7 @@ from .evidence import (
     Symbolic,
     Verdict,
     decide,
+    factor_slope,
 )
 from .execute import ClaimResult, run_claim
 from .model import REGISTRY, Claim, Paper, Param, claim
@@ -25,7 +26,7 @@ from .model import REGISTRY, Claim, Paper, Param, claim
 __all__ = [
     "Bound", "Certificate", "Claim", "ClaimResult", "Comparison", "Context", "Decision",
     "Identity", "Paper", "Param", "Proportion", "REGISTRY", "Rate", "Symbolic", "Verdict",
-    "claim", "decide", "run", "run_claim", "search", "sweep",
+    "claim", "decide", "factor_slope", "run", "run_claim", "search", "sweep",
 ]
 
 

@@ -379,6 +379,36 @@ class Bound(Evidence):
 
 
 # --------------------------------------------------------------------------- rate
+def _least_squares_line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Slope and intercept of the least-squares line of ``y`` on ``x``."""
+    xc = x - x.mean()
+    slope = float(xc @ (y - y.mean()) / (xc @ xc))
+    return slope, float(y.mean() - slope * x.mean())
+
+
+def factor_slope(sizes: Any, factors: Any) -> float:
+    """The exponent a :class:`Rate` fit gives a known factor over ``sizes``.
+
+    The least-squares slope of ``log factor`` on ``log size``: the allowance that a factor an
+    O-tilde statement hides (``ln N``, a ``chi^2 = ln^2(...)`` of an algorithm's parameters, a
+    lower-order correction) adds to an exponent fitted over exactly these sizes.  For example
+    ``factor_slope(n, np.log(n))`` is the largest exponent an ``O(log n)`` cost without a
+    negative offset shows there (``a + b ln n`` with ``a >= 0`` has a smaller local slope).
+
+    Args:
+        sizes, factors: positive arrays of one shape, at least two distinct sizes.
+
+    Raises:
+        ValueError: on non-positive values, mismatched shapes or fewer than two distinct sizes.
+    """
+    s = np.asarray(sizes, dtype=float).ravel()
+    f = np.asarray(factors, dtype=float).ravel()
+    if s.shape != f.shape or np.unique(s).size < 2 or np.any(s <= 0) or np.any(f <= 0):
+        raise ValueError("factor_slope needs positive sizes and factors of one shape, with at least two "
+                         "distinct sizes")
+    return _least_squares_line(np.log(s), np.log(f))[0]
+
+
 @dataclass
 class Rate(Evidence):
     """Costs against sizes that must follow a claimed power law ``cost ~ size^exponent``.
@@ -418,8 +448,7 @@ class Rate(Evidence):
         y = np.log(_as_array(self.costs, "costs").ravel())
         n = x.size
         xc = x - x.mean()
-        slope = float(xc @ (y - y.mean()) / (xc @ xc))
-        intercept = float(y.mean() - slope * x.mean())
+        slope, intercept = _least_squares_line(x, y)
         residual = y - (intercept + slope * x)
         se = float(np.sqrt(residual @ residual / (n - 2) / (xc @ xc))) if n > 2 else float("inf")
         # Exact power laws (constant costs too) give a zero-width interval; floor it at the float

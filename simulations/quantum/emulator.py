@@ -368,16 +368,3 @@ def median_gradient_estimate(grad, n: int, M: float, runs: int, rng: np.random.G
     N = 2**n
     m = N * grad / (2.0 * M) + np.asarray(bias_bins, dtype=float)
     return 2.0 * M * sample_median_outcomes(m, n, runs, rng) / N
-
-
-def log_law_slope(sizes) -> float:
-    """Least-squares log-log slope that the pure law ``cost = ln(size)`` has over ``sizes``.
-
-    A cost ``a + b ln d`` with ``a >= 0`` has a smaller local log-log slope
-    (``b / (a + b ln d) <= 1 / ln d``), so this is the largest exponent an O(log d) cost
-    without a negative offset shows over the same sizes.
-    """
-    x = np.log(np.asarray(sizes, dtype=float))
-    if np.any(x <= 0):
-        raise ValueError("sizes must exceed 1")
-    return float(np.polyfit(x, np.log(x), 1)[0])

@@ -260,24 +260,9 @@ def zeroth_order_noise(eps: float, d: int, bins: float) -> float:
     return bins * noise_per_bin(problem, quantum_oracle(problem))
 
 
-def log_factor_slope(sizes, factors) -> float:
-    """Least-squares log-log slope of ``factors`` against ``sizes`` (both positive).
-
-    Used for the polylogarithmic factor an O-tilde statement hides: e.g. PGD's perturbation
-    radius ``r = eps / (chi^2 ell)`` carries ``chi^2``, ``chi = 3 max(ln(d ell Delta / (eps^2
-    delta)), 4)``, whose log-log slope over the measured sizes is the allowance such a factor
-    adds to a fitted exponent.
-
-    Raises:
-        ValueError: on non-positive values or fewer than two sizes.
-    """
-    s = np.asarray(sizes, dtype=float)
-    f = np.asarray(factors, dtype=float)
-    if s.size < 2 or s.shape != f.shape or np.any(s <= 0) or np.any(f <= 0):
-        raise ValueError("need >= 2 positive sizes and factors of one shape")
-    return float(np.polyfit(np.log(s), np.log(f), 1)[0])
-
-
 def pgd_log_factor(eps: float, d: int) -> float:
-    """``chi^2`` of PGD's theory parameters on the ramp-saddle family at (eps, d) (Jin et al. 2017)."""
+    """``chi^2`` of PGD's theory parameters on the ramp-saddle family at (eps, d) (Jin et al. 2017):
+    PGD's perturbation radius ``r = eps / (chi^2 ell)`` carries it, with ``chi = 3 max(ln(d ell Delta
+    / (eps^2 delta)), 4)``; its log-log slope over the sizes of a fit is the allowance this
+    polylogarithmic factor adds to a fitted exponent."""
     return float(pgd_parameters(RampSaddle(d, eps))["chi"] ** 2)

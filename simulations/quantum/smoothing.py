@@ -247,21 +247,28 @@ def smoothed_sgd(problem: RampSaddle, estimator: str, rng: np.random.Generator, 
     return SGDRun(None, None, max_iter, est.calls_per_step(problem.d))
 
 
-def hitting_allowance(eps_grid, w: float, delta_f: float) -> float:
-    """Largest log-log slope bias of the ramp's iteration count from the first-hit geometry.
+def ramp_hitting_factor(eps_grid, w: float, delta_f: float) -> np.ndarray:
+    """Share ``1 - s(eps)`` of the ramp an iteration count pays before the first eps-SOSP iterate.
 
     On the ramp ``2 eps w (sqrt(1 + (x_1/w)^2) - 1)`` the gradient norm can fall below eps only
     for ``|x_1| <= w / sqrt(3)``, so the first eps-SOSP iterate may be reached up to ``w/sqrt 3``
     before the bottom: a relative saving ``s(eps) = 2 w eps / (sqrt(3) delta_f)`` of the ramp's
-    length ``delta_f / (2 eps)``, larger at larger eps.  A cost ``A eps^-k (1 - s(eps))`` then has
-    a least-squares log-log slope in ``1/eps`` of at most ``k`` plus the returned value (the
-    slope of ``ln(1 - s)`` over the grid, positive because s shrinks with eps).
+    length ``delta_f / (2 eps)``, larger at larger eps.  A cost ``A eps^-k (1 - s(eps))`` has a
+    log-log slope in ``1/eps`` of ``k`` plus the slope of this factor over the grid (positive,
+    since s shrinks with eps): the allowance of a fitted exponent.
 
     Args:
-        eps_grid: the target accuracies of the fit; w: ramp rounding width; delta_f: ramp height.
+        eps_grid: the target accuracies of the fit, shape (n,); w: ramp rounding width; delta_f:
+            ramp height.
+
+    Returns:
+        ``1 - s(eps)``, shape (n,), in (0, 1).
+
+    Raises:
+        ValueError: when ``s >= 1`` somewhere (the ramp is shorter than its rounded bottom).
     """
     eps = np.asarray(eps_grid, dtype=float)
     s = 2 * w * eps / (math.sqrt(3) * delta_f)
     if np.any(s >= 1):
         raise ValueError("the ramp is shorter than its rounded bottom: increase delta_f")
-    return max(0.0, float(np.polyfit(np.log(1 / eps), np.log1p(-s), 1)[0]))
+    return 1.0 - s

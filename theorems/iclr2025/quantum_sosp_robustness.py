@@ -47,14 +47,11 @@ from simulations.quantum import (
     escape_trial,
     estimate_distribution,
     grid_points,
-    hitting_allowance,
     input_register_probabilities,
     jordan_circuit,
     jordan_circuit_diagram,
     kickback_circuit,
     linear_phases,
-    log_factor_slope,
-    log_law_slope,
     measure_threshold,
     mode_estimate,
     numpy_probabilities,
@@ -64,6 +61,7 @@ from simulations.quantum import (
     phase_scale,
     qae_distributions,
     quantum_oracle,
+    ramp_hitting_factor,
     register_marginals,
     rounded_oracle_values,
     run_to_sosp,
@@ -72,7 +70,7 @@ from simulations.quantum import (
     smoothed_sgd,
     worst_case_success,
 )
-from workbench import Bound, Identity, Paper, Param, Proportion, Rate, claim
+from workbench import Bound, Identity, Paper, Param, Proportion, Rate, claim, factor_slope
 
 PAPER = Paper(
     slug="quantum_sosp_robustness",
@@ -406,7 +404,7 @@ def queries_per_gradient_logarithmic(ctx):
     dims = _dimensions(ctx)
     per_run = _queries_per_run()
     costs = np.array([per_run * boosting_runs(int(d), ctx["delta"], 2 ** ctx["n"]) for d in dims])
-    return Rate(dims, costs, exponent=log_law_slope(dims), relation="<=", max_halfwidth=0.05,
+    return Rate(dims, costs, exponent=factor_slope(dims, np.log(dims)), relation="<=", max_halfwidth=0.05,
                 why="a cost a + b ln d with a >= 0 has a log-log slope at most that of ln d over the same "
                     "sizes (the claimed exponent); half-width 0.05 separates it from the slope 1 of "
                     "per-coordinate estimation",
@@ -416,7 +414,7 @@ def queries_per_gradient_logarithmic(ctx):
 @queries_per_gradient_logarithmic.control("classical forward differences: d + 1 evaluation queries per gradient")
 def finite_differences(ctx):
     dims = _dimensions(ctx)
-    return Rate(dims, dims + 1, exponent=log_law_slope(dims), relation="<=", max_halfwidth=0.05,
+    return Rate(dims, dims + 1, exponent=factor_slope(dims, np.log(dims)), relation="<=", max_halfwidth=0.05,
                 why="same claimed exponent as the claim", size_name="dimension d",
                 cost_name="oracle queries per gradient")
 
@@ -565,7 +563,7 @@ def _dimension_scan(ctx, kind: str):
 def pgd_queries_dimension_rate(ctx):
     r"""Queries of quantum PGD to an $\epsilon$-SOSP grow no faster than $\log d$ (ramp family, $\epsilon$ fixed)."""
     dims, costs = _dimension_scan(ctx, "quantum")
-    return Rate(dims, costs, exponent=log_law_slope(dims), relation="<=", max_halfwidth=0.1,
+    return Rate(dims, costs, exponent=factor_slope(dims, np.log(dims)), relation="<=", max_halfwidth=0.1,
                 why="a cost a + b ln d with a >= 0 has a log-log slope at most that of ln d over the "
                     "same sizes; half-width 0.1 separates it from the linear growth of finite differences",
                 size_name="dimension d", cost_name="oracle queries to an epsilon-SOSP")
@@ -574,7 +572,7 @@ def pgd_queries_dimension_rate(ctx):
 @pgd_queries_dimension_rate.control("classical forward-difference gradients (d + 1 evaluations each)")
 def finite_difference_pgd(ctx):
     dims, costs = _dimension_scan(ctx, "finite_difference")
-    return Rate(dims, costs, exponent=log_law_slope(dims), relation="<=", max_halfwidth=0.1,
+    return Rate(dims, costs, exponent=factor_slope(dims, np.log(dims)), relation="<=", max_halfwidth=0.1,
                 why="same claimed exponent as the claim", size_name="dimension d",
                 cost_name="oracle queries to an epsilon-SOSP")
 
@@ -641,7 +639,7 @@ def _first_order_rate(ctx, grid, sizes, size_name: str, exponent: float, max_hal
                       radius_factors=None):
     """Rate of 1/nu* for the first-order bias, with the allowance of PGD's own chi^2 factor."""
     factors = np.ones(len(grid)) if radius_factors is None else radius_factors
-    allowance = log_factor_slope(sizes, [pgd_log_factor(e, d) for e, d in grid])
+    allowance = factor_slope(sizes, [pgd_log_factor(e, d) for e, d in grid])
     return Rate(sizes, 1 / _first_order_thresholds(ctx, grid, factors), exponent=exponent, relation="<=",
                 tolerance=allowance, max_halfwidth=max_halfwidth,
                 why=f"O-tilde reading: the threshold follows PGD's perturbation radius eps/(chi^2 ell), whose "
@@ -863,7 +861,7 @@ def _sgd_rate(ctx, estimator: str):
     grid = np.geomspace(ctx["eps_max"], ctx["eps_min"], ctx["n_eps"])
     items = [(estimator, float(eps), ctx["d"], ctx.generator("sgd", i)) for i, eps in enumerate(grid)]
     costs = np.array(ctx.map(_sgd_queries, items))
-    allowance = hitting_allowance(grid, RAMP_WIDTH, SGD_RAMP_HEIGHT)
+    allowance = max(0.0, factor_slope(1 / grid, ramp_hitting_factor(grid, RAMP_WIDTH, SGD_RAMP_HEIGHT)))
     return Rate(1 / grid, costs, exponent=3.0, relation="<=", tolerance=allowance, max_halfwidth=0.25,
                 why=f"upper-bound rate; allowance {allowance:.4f} = slope bias of the first-hit "
                     f"geometry (the exact test can pass up to w/sqrt 3 before the ramp's bottom, a "
