@@ -14,6 +14,7 @@ from scipy import integrate, stats
 
 from simulations.quantum.smoothing import (
     qae_median_estimates,
+    qae_median_sample,
     smoothed_moments,
     smoothing_parameters,
 )
@@ -23,7 +24,6 @@ from simulations.quantum.smoothing_noise import (
     escape_successes,
     first_order_mean,
     is_sosp_batch,
-    qae_median_sample,
     restoring_bias_smoothed,
     sgd_noise_parameters,
     sgd_noise_threshold,

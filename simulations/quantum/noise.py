@@ -167,7 +167,8 @@ class Bisection:
 
 
 def bisect_threshold(success_count: Callable[[float], tuple[int, int]], lower: float, upper: float, *,
-                     target: float = 0.5, steps: int = 6, check_bracket: bool = True) -> Bisection:
+                     target: float = 0.5, steps: int = 6, check_bracket: bool = True,
+                     dither: np.random.Generator | None = None) -> Bisection:
     """Bisection (geometric) for the level where the success rate crosses ``target``.
 
     With ``check_bracket`` the two ends are measured first: ``lower`` must pass and ``upper``
@@ -182,6 +183,10 @@ def bisect_threshold(success_count: Callable[[float], tuple[int, int]], lower: f
         target: success rate that defines the threshold (in (0, 1)).
         steps: number of mid-points measured (>= 0).
         check_bracket: measure and check both ends first.
+        dither: when given, both ends are multiplied by ``(upper/lower)^(U / 2^steps)``,
+            ``U ~ U(0, 1)`` drawn from it: the lattice of bisection levels moves by a random
+            fraction of its final cell, so thresholds bisected at several grid points are not all
+            read off one lattice (whose spacing would otherwise show in a fitted exponent).
 
     Raises:
         ValueError: when not ``0 < lower < upper``, or when a checked end does not behave as a
@@ -190,6 +195,9 @@ def bisect_threshold(success_count: Callable[[float], tuple[int, int]], lower: f
     """
     if not 0 < lower < upper:
         raise ValueError(f"need 0 < lower < upper, got {lower}, {upper}")
+    if dither is not None:
+        kappa = (upper / lower) ** (dither.random() / 2**steps)
+        lower, upper = lower * kappa, upper * kappa
     levels, succ, tri, ints = [], [], [], []
 
     def measure(level: float) -> bool:
@@ -239,18 +247,15 @@ def measure_threshold(rng: np.random.Generator, oracle_kind: str, eps: float, d:
     :func:`escape_trial`; :func:`zeroth_order_noise` converts bins) and gradient-bias norms for
     ``"first"``; the success rate at the returned ``lower`` was at least 1/2 and at ``upper``
     below 1/2 (point estimates of ``trials`` runs each).  With ``dither`` the bracket is
-    multiplied by ``(upper/lower)^(U / 2^steps)``, ``U ~ U(0, 1)`` from ``rng``: the lattice of
-    bisection levels moves by a random fraction of its final cell, so thresholds at different
-    grid points are not read off one lattice.  ``variant``: ``radius_factor`` / ``qubits`` of
-    :func:`escape_trial`.
+    dithered from ``rng`` (see :func:`bisect_threshold`).  ``variant``: ``radius_factor`` /
+    ``qubits`` of :func:`escape_trial`.
 
     Raises:
         ValueError: when the bracket's ends do not pass and fail (see :func:`bisect_threshold`).
     """
-    kappa = (upper / lower) ** (rng.random() / 2**steps) if dither else 1.0
     return bisect_threshold(
         lambda lvl: success_count(rng, oracle_kind, eps, d, lvl, trials, method, **variant),
-        lower * kappa, upper * kappa, steps=steps)
+        lower, upper, steps=steps, dither=rng if dither else None)
 
 
 def zeroth_order_noise(eps: float, d: int, bins: float) -> float:

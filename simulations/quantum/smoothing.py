@@ -148,6 +148,28 @@ def qae_median_estimates(a: np.ndarray, M: int, runs: int, rng: np.random.Genera
     return np.median(est.reshape(a.size, runs), axis=1)
 
 
+def qae_median_sample(mean: np.ndarray, B: float, M: int, runs: int, rng: np.random.Generator) -> np.ndarray:
+    """Median of ``runs`` amplitude-estimation runs for each entry of ``mean`` (a [-B, B] variable's mean).
+
+    One Beta((R+1)/2, (R+1)/2) variate per entry is the middle order statistic of R uniforms; the
+    Fejer-law quantile at it is the median outcome y, and ``2B sin^2(pi y / M) - B`` the median
+    estimate while the runs' outcomes stay in ``[0, M/2]``, where ``sin^2`` increases (see the
+    docstring of :mod:`simulations.quantum.smoothing_noise` for the rare exceptions).  The law of
+    :func:`qae_median_estimates`, with one quantile instead of R.
+
+    Raises:
+        ValueError: for M < 2 or runs not a positive odd integer.
+    """
+    if M < 2 or runs < 1 or runs % 2 == 0:
+        raise ValueError(f"M must be >= 2 and runs a positive odd integer, not M={M}, runs={runs}")
+    mean = np.asarray(mean, dtype=float)
+    a = np.clip((mean + B) / (2 * B), 0.0, 1.0).ravel()
+    pos = np.minimum(M * np.arcsin(np.sqrt(a)) / math.pi, M / 2 - 1e-9)
+    k = (runs + 1) / 2
+    y = _kernel_quantile(pos, rng.beta(k, k, size=a.size), M)
+    return (2 * B * np.sin(math.pi * y / M) ** 2 - B).reshape(mean.shape)
+
+
 @dataclass
 class SmoothedMeanEstimator:
     """Estimator of ``grad f_sigma(x)`` by quantum or classical mean estimation, counting queries.

@@ -73,9 +73,8 @@ import numpy as np
 from scipy import stats
 from scipy.special import erf
 
-from .emulator import _kernel_quantile
 from .noise import Bisection, bisect_threshold
-from .smoothing import qae_grid_size, smoothing_parameters
+from .smoothing import qae_grid_size, qae_median_sample, smoothing_parameters
 from .sosp import RampSaddle
 
 QUAD_NODES = 32
@@ -230,28 +229,6 @@ def zeroth_order_mean(problem: RampSaddle, X: np.ndarray, sigma: float, nu: floa
     return mean
 
 
-def qae_median_sample(mean: np.ndarray, B: float, M: int, runs: int, rng: np.random.Generator) -> np.ndarray:
-    """Median of ``runs`` amplitude-estimation runs for each entry of ``mean`` (a [-B, B] variable's mean).
-
-    One Beta((R+1)/2, (R+1)/2) variate per entry is the middle order statistic of R uniforms; the
-    Fejer-law quantile at it is the median outcome y, and ``2B sin^2(pi y / M) - B`` the median
-    estimate while the runs' outcomes stay in ``[0, M/2]``, where ``sin^2`` increases (see the
-    module docstring for the rare exceptions).  The law of
-    :func:`simulations.quantum.smoothing.qae_median_estimates`, with one quantile instead of R.
-
-    Raises:
-        ValueError: for M < 2 or runs not a positive odd integer.
-    """
-    if M < 2 or runs < 1 or runs % 2 == 0:
-        raise ValueError(f"M must be >= 2 and runs a positive odd integer, not M={M}, runs={runs}")
-    mean = np.asarray(mean, dtype=float)
-    a = np.clip((mean + B) / (2 * B), 0.0, 1.0).ravel()
-    pos = np.minimum(M * np.arcsin(np.sqrt(a)) / math.pi, M / 2 - 1e-9)
-    k = (runs + 1) / 2
-    y = _kernel_quantile(pos, rng.beta(k, k, size=a.size), M)
-    return (2 * B * np.sin(math.pi * y / M) ** 2 - B).reshape(mean.shape)
-
-
 # --------------------------------------------------------------------------- trials
 def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, nu: float, trials: int,
                      budget: int, *, eps_decay: float = 0.0, d_decay: float = 0.0, noise_on: bool = True,
@@ -312,12 +289,9 @@ def sgd_noise_threshold(rng: np.random.Generator, order: str, eps: float, d: int
 
     The bracket is ``bracket`` (default ``BRACKETS[order]``) times :func:`noise_scale` of the
     algorithm as stated (without the decay of a variant, so a variant's threshold is read in the
-    same units as the algorithm's), times a dither ``kappa = R^(U/2^steps)``
-    (``R`` the bracket's ratio, ``U ~ U(0, 1)`` from ``rng``) that shifts the lattice of
-    bisection levels by a random fraction of its final cell: without it every grid point would be
-    read off the same lattice in units of the noise scale, and the fitted exponent would repeat
-    the scale's exponent whenever the thresholds fall in one cell.  The bracket must be observed
-    to straddle (:func:`simulations.quantum.noise.bisect_threshold` with its bracket check).  Success rate 1/2 is the crossing level.
+    same units as the algorithm's), dithered from ``rng`` when ``dither`` (see
+    :func:`simulations.quantum.noise.bisect_threshold`), and must be observed to straddle the
+    threshold.  Success rate 1/2 is the crossing level.
 
     Raises:
         ValueError: when the bracket is not seen to straddle the threshold; for a first-order level above ``B/4`` (the
@@ -325,13 +299,12 @@ def sgd_noise_threshold(rng: np.random.Generator, order: str, eps: float, d: int
     """
     unit = noise_scale(order, eps, d)
     lo, hi = BRACKETS[order] if bracket is None else bracket
-    kappa = (hi / lo) ** (rng.random() / 2**steps) if dither else 1.0
     B = smoothing_parameters(RampSaddle(d, eps))["B"]
-    if order == "first" and hi * unit * kappa > B / 4:
+    if order == "first" and hi * unit * (hi / lo) ** (1 / 2**steps) > B / 4:  # the largest dithered end
         raise ValueError(f"first-order levels above B/4 = {B / 4} leave the model of first_order_mean")
 
     def count(level: float) -> tuple[int, int]:
         return escape_successes(rng, order, eps, d, level, trials, budget, eps_decay=eps_decay,
                                 d_decay=d_decay, noise_on=noise_on)
 
-    return bisect_threshold(count, lo * unit * kappa, hi * unit * kappa, steps=steps, check_bracket=True)
+    return bisect_threshold(count, lo * unit, hi * unit, steps=steps, dither=rng if dither else None)
