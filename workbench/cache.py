@@ -3,8 +3,8 @@
 joblib hashes a cached function's own code, not the functions it calls.  The key here covers
 the claim's module and every ``simulations`` module it reaches (through the objects its module
 imports, followed transitively), the engine modules that seed its streams and decide its verdict,
-plus the parameters, the seed, the profile and the versions of the numerical packages.  Beside the cache, the last key of each claim is kept, so a miss can say
-why the claim runs again.
+plus the parameters, the seed, the profile and the versions of the numerical packages.  Beside
+the cache, the last key of each claim is kept, so a miss can say why the claim runs again.
 """
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure the engine: parallel speed-up, overhead, cache, dask")
     p.add_argument("--trials", type=_positive("trials"), default=8000, help="Monte Carlo trials of the standard workload")
     p.add_argument("--size", type=_positive("size"), default=64, help="matrix size of one trial")
-    p.add_argument("--repeats", type=_positive("repeats"), default=7, help="interleaved timings per figure; the best is kept (default 7)")
+    p.add_argument("--repeats", type=_positive("repeats"), default=7, help="interleaved rounds per figure: ratios are the median over rounds, times the best round (default 7)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
 
     p = sub.add_parser("cache", help="manage the result cache")

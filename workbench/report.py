@@ -101,20 +101,15 @@ def _paper_groups(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(papers.values())
 
 
-def _sparse_minor_labels():
-    """Log-axis minor-tick labels at 2 and 5 times a power of ten only (all minors crowd)."""
-    import math
+def _label_at_values(axis: Any, values: Any) -> None:
+    """Label a numeric axis at the measured values (at most 12 distinct) and blank its minor
+    labels: on short log axes matplotlib labels every minor tick, and they overlap."""
+    from matplotlib.ticker import NullFormatter
 
-    from matplotlib.ticker import FuncFormatter
-
-    def label(value: float, _pos) -> str:
-        if value <= 0:
-            return ""
-        exponent = math.floor(math.log10(value) + 1e-9)
-        mantissa = round(value / 10**exponent, 6)
-        return rf"${mantissa:g}\times10^{{{exponent}}}$" if mantissa in (2, 5) else ""
-
-    return FuncFormatter(label)
+    ticks = sorted(set(float(v) for v in values))
+    if len(ticks) <= 12:
+        axis.set_ticks(ticks, [f"{v:.0f}" if v.is_integer() and abs(v) < 1e6 else f"{v:.3g}" for v in ticks])
+        axis.set_minor_formatter(NullFormatter())
 
 
 def _figure(result: dict[str, Any], folder: Path) -> str | None:
@@ -134,8 +129,7 @@ def _figure(result: dict[str, Any], folder: Path) -> str | None:
                   label=f"fit: slope {fig_data['slope']:.3f}")
         gx, gy = np.exp(np.mean(np.log(x))), np.exp(np.mean(np.log(y)))
         ax.loglog(xs, gy * (xs / gx) ** fig_data["claimed"], "--", label=f"claimed slope {fig_data['claimed']:.3g}")
-        if x.max() / x.min() < 100:  # matplotlib labels every minor tick on short axes
-            ax.xaxis.set_minor_formatter(_sparse_minor_labels())
+        _label_at_values(ax.xaxis, x)
     elif fig_data["type"] == "bound":
         x = np.asarray(fig_data["x"], dtype=float)
         m, b = np.asarray(fig_data["measured"]), np.asarray(fig_data["bound"])
@@ -232,7 +226,6 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
     One axis: the headline number against it, each point coloured by its verdict.
     """
     from matplotlib.lines import Line2D
-    from matplotlib.ticker import NullFormatter
 
     plt = _plt()
     grid, points = sweep["grid"], sweep["points"]
@@ -271,15 +264,13 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
             ax.set_title("claim verdict over the grid", fontsize=9)
         ax.set_xlabel(xn)
         ax.set_ylabel(yn)
-        for name, num, setter, ticks in ((xn, xnum, ax.set_xscale, ax.set_xticks),
-                                         (yn, ynum, ax.set_yscale, ax.set_yticks)):
+        for name, num, setter, axis in ((xn, xnum, ax.set_xscale, ax.xaxis), (yn, ynum, ax.set_yscale, ax.yaxis)):
             if num and min(grid[name]) > 0 and max(grid[name]) / min(grid[name]) >= 10:
                 setter("log")
             if not num:
-                ticks(range(len(grid[name])), [str(v) for v in grid[name]])
-            elif len(grid[name]) <= 12:  # label the grid's own values, not crowded minor ticks
-                ticks(grid[name], [f"{v:g}" for v in grid[name]])
-                (ax.xaxis if name == xn else ax.yaxis).set_minor_formatter(NullFormatter())
+                axis.set_ticks(range(len(grid[name])), [str(v) for v in grid[name]])
+            else:
+                _label_at_values(axis, grid[name])
     else:
         xn = varying[0]
         xs, xnum = axis_values(xn)
@@ -298,10 +289,9 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
             ax.set_yticks(range(len(VERDICT_RGB)), list(VERDICT_RGB))
         if xnum and min(grid[xn]) > 0 and max(grid[xn]) / min(grid[xn]) >= 10:
             ax.set_xscale("log")
-            if len(grid[xn]) <= 12:
-                ax.set_xticks(grid[xn], [f"{v:g}" for v in grid[xn]])
-                ax.xaxis.set_minor_formatter(NullFormatter())
-        if not xnum:
+        if xnum:
+            _label_at_values(ax.xaxis, grid[xn])
+        else:
             ax.set_xticks(range(len(grid[xn])), [str(v) for v in grid[xn]])
     ax.legend(handles, labels, frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(True, which="both", alpha=0.25)
