@@ -19,11 +19,8 @@ from simulations.quantum.smoothing import (
     smoothing_parameters,
 )
 from simulations.quantum.smoothing_noise import (
-    coordinate_gradients,
-    coordinate_values,
     escape_successes,
     first_order_mean,
-    is_sosp_batch,
     restoring_bias_smoothed,
     sgd_noise_parameters,
     sgd_noise_threshold,
@@ -78,21 +75,28 @@ def test_vee_width_between_its_two_limits(nu):
         assert 2 * eta * nu < a * a < 2 * nu / c
 
 
-def test_coordinates_sum_to_the_family():
-    problem = RampSaddle(5, 0.03)
+def test_family_values_and_gradients_against_closed_form_and_differences():
+    eps, w, c = 0.03, 1.0, 1.0
+    problem = RampSaddle(5, eps)
     X = np.random.default_rng(0).normal(size=(7, 5))
-    vals = coordinate_values(problem, X).sum(axis=1)
-    assert np.allclose(vals, [problem.value(x) for x in X], rtol=1e-13, atol=1e-14)
-    assert np.allclose(coordinate_gradients(problem, X), [problem.gradient(x) for x in X], rtol=1e-13, atol=1e-14)
+    # f = 2 eps w (sqrt(1 + (x1/w)^2) - 1) + sum of the middle x_j^2 / 2 + c (x_d^4/4 - x_d^2/2)
+    f = (2 * eps * w * (np.sqrt(1 + (X[:, 0] / w) ** 2) - 1) + 0.5 * np.sum(X[:, 1:-1] ** 2, axis=1)
+         + c * (X[:, -1] ** 4 / 4 - X[:, -1] ** 2 / 2))
+    assert np.allclose(problem.coordinate_values(X).sum(axis=1), f, rtol=1e-13, atol=1e-14)
+    assert np.allclose([problem.value(x) for x in X], f, rtol=1e-13, atol=1e-14)
+    h = 1e-6
+    central = np.stack([(problem.coordinate_values(X + h * e).sum(axis=1)
+                         - problem.coordinate_values(X - h * e).sum(axis=1)) / (2 * h) for e in np.eye(5)], axis=1)
+    assert np.allclose(problem.gradient(X), central, rtol=1e-7, atol=1e-8)
 
 
-def test_is_sosp_batch_matches_scalar_test():
+def test_row_sosp_test_matches_scalar_test():
     rng = np.random.default_rng(1)
     for d in (2, 3, 6):
         problem = RampSaddle(d, 0.04)
         X = 0.02 * rng.normal(size=(400, d))
         X[::2, -1] += rng.choice([-1.0, 1.0], size=200) * (1 + 0.03 * rng.normal(size=200))
-        got = is_sosp_batch(problem, X)
+        got = problem.is_sosp_rows(X)
         ref = np.array([problem.is_sosp(x) for x in X])
         assert np.array_equal(got, ref) and ref.any() and not ref.all()
 
@@ -123,7 +127,7 @@ def test_two_point_mean_against_monte_carlo_of_the_full_estimator():
     rng = np.random.default_rng(2)
     U = rng.standard_normal((400_000, 3))
     Y = x + sigma * U
-    f = coordinate_values(problem, Y).sum(axis=1) + vee_noise(Y[:, -1], nu, a)
+    f = problem.coordinate_values(Y).sum(axis=1) + vee_noise(Y[:, -1], nu, a)
     f0 = problem.value(x) + float(vee_noise(x[-1], nu, a))
     G = (f - f0)[:, None] * U / sigma
     se = G.std(axis=0) / math.sqrt(len(G))
@@ -142,7 +146,7 @@ def test_first_order_mean_against_smoothing_module_and_monte_carlo():
     rng = np.random.default_rng(3)
     U = rng.standard_normal((400_000, 4))
     Y = x + sigma * U
-    G = np.clip(coordinate_gradients(problem, Y), -B, B)
+    G = np.clip(problem.gradient(Y), -B, B)
     G[:, -1] += nu * np.sign(Y[:, -1])
     se = G.std(axis=0) / math.sqrt(len(G))
     assert np.all(np.abs(G.mean(axis=0) - m_nu) < 4.5 * se)

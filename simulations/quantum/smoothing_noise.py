@@ -162,40 +162,6 @@ def vee_noise_smoothed_gradient(z, nu: float, a: float, sigma: float) -> np.ndar
 
 
 # --------------------------------------------------------------------------- separable family
-def coordinate_values(problem: RampSaddle, Y: np.ndarray) -> np.ndarray:
-    """Per-coordinate terms ``f_j(y_j)`` of the ramp-saddle family (they sum to ``f(y)``), shape of Y."""
-    Y = np.asarray(Y, dtype=float)
-    out = 0.5 * Y**2
-    u = Y[..., 0] / problem.w
-    out[..., 0] = 2 * problem.eps * problem.w * (np.sqrt(1 + u * u) - 1)
-    z = Y[..., -1]
-    out[..., -1] = problem.c * (z**4 / 4 - z**2 / 2)
-    return out
-
-
-def coordinate_gradients(problem: RampSaddle, Y: np.ndarray) -> np.ndarray:
-    """``d_j f(y)`` along the last axis of Y (any leading shape)."""
-    Y = np.asarray(Y, dtype=float)
-    out = Y.copy()
-    u = Y[..., 0] / problem.w
-    out[..., 0] = 2 * problem.eps * u / np.sqrt(1 + u * u)
-    z = Y[..., -1]
-    out[..., -1] = problem.c * (z**3 - z)
-    return out
-
-
-def is_sosp_batch(problem: RampSaddle, X: np.ndarray) -> np.ndarray:
-    """Exact eps-SOSP test (as :meth:`RampSaddle.is_sosp`) for each row of X, shape (T, d) -> (T,)."""
-    X = np.atleast_2d(np.asarray(X, dtype=float))
-    g = coordinate_gradients(problem, X)
-    u = X[:, 0] / problem.w
-    z = X[:, -1]
-    h_min = np.minimum(2 * problem.eps / problem.w * (1 + u * u) ** -1.5, problem.c * (3 * z * z - 1))
-    if problem.d > 2:
-        h_min = np.minimum(h_min, 1.0)
-    return (np.sum(g * g, axis=1) <= problem.eps**2) & (h_min >= -math.sqrt(problem.rho * problem.eps))
-
-
 # --------------------------------------------------------------------------- estimator means
 def first_order_mean(problem: RampSaddle, X: np.ndarray, sigma: float, B: float, nu: float) -> np.ndarray:
     """Mean of ``clip(d_j f(x + sigma u), +-B) + b_j(x + sigma u)`` under the restoring bias, shape (T, d).
@@ -204,7 +170,7 @@ def first_order_mean(problem: RampSaddle, X: np.ndarray, sigma: float, B: float,
     gradient, :func:`restoring_bias_smoothed` for the bias on the last coordinate.
     """
     X = np.atleast_2d(np.asarray(X, dtype=float))
-    G = np.clip(coordinate_gradients(problem, X[None, :, :] + sigma * _NODES[:, None, None]), -B, B)
+    G = np.clip(problem.gradient(X[None, :, :] + sigma * _NODES[:, None, None]), -B, B)
     mean = np.tensordot(_WEIGHTS, G, axes=1)
     if nu > 0:
         mean[:, -1] += restoring_bias_smoothed(X[:, -1], nu, sigma)
@@ -220,8 +186,8 @@ def zeroth_order_mean(problem: RampSaddle, X: np.ndarray, sigma: float, nu: floa
     half-width :func:`vee_width` (its value at x cancels, ``E u_j = 0``).
     """
     X = np.atleast_2d(np.asarray(X, dtype=float))
-    F0 = coordinate_values(problem, X)
-    F = coordinate_values(problem, X[None, :, :] + sigma * _NODES[:, None, None]) - F0[None]
+    F0 = problem.coordinate_values(X)
+    F = problem.coordinate_values(X[None, :, :] + sigma * _NODES[:, None, None]) - F0[None]
     mean = np.tensordot(_WEIGHTS * _NODES, F, axes=1) / sigma
     if nu > 0:
         a = vee_width(nu, sigma, eta, problem.c)
@@ -236,7 +202,7 @@ def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, n
     """(successes, trials) of smoothed SGD started at the strict saddle under a trap of level nu.
 
     All trials run at once (vectorised).  A trial succeeds when an iterate passes the exact
-    eps-SOSP test (:func:`is_sosp_batch`) at an iteration ``t <= budget``.
+    eps-SOSP test (:meth:`RampSaddle.is_sosp_rows`) at an iteration ``t <= budget``.
 
     Args:
         rng: numpy Generator (perturbations and the estimator's outcomes).
@@ -261,7 +227,7 @@ def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, n
     active = np.ones(trials, dtype=bool)
     noise_sd = p["r"] / math.sqrt(d)
     for t in range(budget + 1):
-        active[active] = ~is_sosp_batch(problem, X[active])
+        active[active] = ~problem.is_sosp_rows(X[active])
         if t == budget or not active.any():
             break
         Xa = X[active]

@@ -75,22 +75,41 @@ class RampSaddle:
         x[-1] = 0.0
         return x
 
-    def value(self, x: np.ndarray) -> float:
+    def coordinate_values(self, x: np.ndarray) -> np.ndarray:
+        """Per-coordinate terms ``f_j(x_j)`` of the separable f (they sum to ``f(x)``), along the
+        last axis of ``x`` (any leading shape)."""
         x = np.asarray(x, dtype=float)
-        u = x[0] / self.w
-        ramp = 2 * self.eps * self.w * (np.sqrt(1 + u * u) - 1)
-        mid = 0.5 * float(np.sum(x[1:-1] ** 2))
-        z = x[-1]
-        return float(ramp + mid + self.c * (z**4 / 4 - z**2 / 2))
+        out = 0.5 * x**2
+        u = x[..., 0] / self.w
+        out[..., 0] = 2 * self.eps * self.w * (np.sqrt(1 + u * u) - 1)
+        z = x[..., -1]
+        out[..., -1] = self.c * (z**4 / 4 - z**2 / 2)
+        return out
+
+    def value(self, x: np.ndarray) -> float:
+        """``f(x)`` for one point, shape (d,)."""
+        return float(self.coordinate_values(x).sum())
 
     def gradient(self, x: np.ndarray) -> np.ndarray:
+        """``grad f`` along the last axis of ``x`` (one point (d,) or any leading shape)."""
         x = np.asarray(x, dtype=float)
         g = x.copy()
-        u = x[0] / self.w
-        g[0] = 2 * self.eps * u / np.sqrt(1 + u * u)
-        z = x[-1]
-        g[-1] = self.c * (z**3 - z)
+        u = x[..., 0] / self.w
+        g[..., 0] = 2 * self.eps * u / np.sqrt(1 + u * u)
+        z = x[..., -1]
+        g[..., -1] = self.c * (z**3 - z)
         return g
+
+    def is_sosp_rows(self, X: np.ndarray) -> np.ndarray:
+        """:meth:`is_sosp` for each row of X, shape (T, d) -> (T,) (vectorised over the rows)."""
+        X = np.atleast_2d(np.asarray(X, dtype=float))
+        g = self.gradient(X)
+        u = X[:, 0] / self.w
+        z = X[:, -1]
+        h_min = np.minimum(2 * self.eps / self.w * (1 + u * u) ** -1.5, self.c * (3 * z * z - 1))
+        if self.d > 2:
+            h_min = np.minimum(h_min, 1.0)
+        return (np.sum(g * g, axis=1) <= self.eps**2) & (h_min >= -math.sqrt(self.rho * self.eps))
 
     def is_sosp(self, x: np.ndarray) -> bool:
         """Exact eps-SOSP test for this family: its Hessian is diagonal, so its smallest
