@@ -964,17 +964,11 @@ def _sgd_method(order: str) -> str:
     return SGD_NOISE_METHOD.replace("MEAN", SGD_MEANS[order]).replace("ADVERSARY", SGD_ADVERSARIES[order])
 
 
-def _sgd_noise_grid(ctx, axis: str):
-    if axis == "eps":
-        eps = np.geomspace(ctx["eps_max"], ctx["eps_min"], ctx["n_eps"])
-        return [(float(e), ctx["d"]) for e in eps], 1 / eps, "1/epsilon"
-    dims = [2**k for k in range(1, ctx["log2_d_max"] + 1)]
-    return [(ctx["eps"], d) for d in dims], np.array(dims, dtype=float), "dimension d"
-
-
 def _sgd_noise_rate(ctx, order: str, axis: str, **variant):
     """Rate of 1/nu* against 1/eps or d, one-sided against the abstract's threshold."""
-    grid, sizes, size_name = _sgd_noise_grid(ctx, axis)
+    grid = _eps_grid(ctx) if axis == "eps" else _d_grid(ctx)
+    sizes = np.array([1 / e if axis == "eps" else d for e, d in grid], dtype=float)
+    size_name = "1/epsilon" if axis == "eps" else "dimension d"
     items = [(order, eps, d, ctx["trials"], ctx["steps"], ctx["budget"], variant,
               ctx.generator("sgd-noise", order, axis, i)) for i, (eps, d) in enumerate(grid)]
     nu = np.array(ctx.map(_sgd_threshold_item, items))
