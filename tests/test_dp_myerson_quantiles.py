@@ -249,3 +249,11 @@ def test_private_quantiles_equal_k_single_draws_from_one_stream():
         np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
     with pytest.raises(ValueError):
         private_quantiles(np.random.default_rng(0), [0.5], 0, 1.0, 0.0, 1.0)
+
+
+def test_replace_one_neighbours_by_hand():
+    from simulations.auctions.private_quantiles import replace_one_neighbours
+
+    got = sorted(tuple(nb) for nb in replace_one_neighbours([1.0, 1.0, 2.0], [1.0, 2.0, 3.0]))
+    # one of the equal 1s is replaced (by 2 or 3); the 2 by 1 or 3
+    assert got == sorted([(2.0, 1.0, 2.0), (3.0, 1.0, 2.0), (1.0, 1.0, 1.0), (1.0, 1.0, 3.0)])

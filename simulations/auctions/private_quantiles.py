@@ -131,6 +131,21 @@ def max_log_ratio(data: Sequence[float], neighbour: Sequence[float], q: float, e
     return float(np.max(a[live] - b[live]))
 
 
+def replace_one_neighbours(data: Sequence[float], domain: Sequence[float]):
+    """Every dataset that replaces one point of ``data`` by a different ``domain`` value.
+
+    Points of equal value give the same neighbours, so one of each is replaced.  Yields arrays of
+    the shape of ``data``.
+    """
+    x = np.asarray(data, dtype=float)
+    for pos in np.unique(x, return_index=True)[1]:
+        for val in np.asarray(domain, dtype=float):
+            if val != x[pos]:
+                nb = x.copy()
+                nb[pos] = val
+                yield nb
+
+
 def privacy_audit(data: Sequence[float], domain: Sequence[float], n_quantiles: int, epsilon: float,
                   lower: float, upper: float, noise_factor: float = 0.5) -> float:
     r"""Worst privacy loss of the K-quantile release over all replace-one neighbours of ``data``.
@@ -145,15 +160,10 @@ def privacy_audit(data: Sequence[float], domain: Sequence[float], n_quantiles: i
     levels = np.arange(1, n_quantiles + 1) / (n_quantiles + 1)
     eps_each = epsilon / n_quantiles
     worst = -np.inf
-    for pos in np.unique(x, return_index=True)[1]:
-        for val in np.asarray(domain, dtype=float):
-            if val == x[pos]:
-                continue
-            nb = x.copy()
-            nb[pos] = val
-            for d1, d2 in ((x, nb), (nb, x)):
-                loss = sum(max_log_ratio(d1, d2, q, eps_each, lower, upper, noise_factor) for q in levels)
-                worst = max(worst, loss)
+    for nb in replace_one_neighbours(x, domain):
+        for d1, d2 in ((x, nb), (nb, x)):
+            loss = sum(max_log_ratio(d1, d2, q, eps_each, lower, upper, noise_factor) for q in levels)
+            worst = max(worst, loss)
     return float(worst)
 
 
@@ -252,18 +262,13 @@ def capped_privacy_audit(data: Sequence[float], domain: Sequence[float], n_quant
                          else (epsilon, epsilon))
     target = x.size / (2.0 * (n_quantiles + 1))
     worst = -np.inf
-    for pos in np.unique(x, return_index=True)[1]:
-        for val in np.asarray(domain, dtype=float):
-            if val == x[pos]:
-                continue
-            nb = x.copy()
-            nb[pos] = val
-            for d1, d2 in ((x, nb), (nb, x)):
-                lr_cap = (cap_log_probabilities(d1, H, target, eps_cap, noise_factor)
-                          - cap_log_probabilities(d2, H, target, eps_cap, noise_factor))
-                for j, h in enumerate(H):
-                    loss = lr_cap[j] + sum(max_log_ratio(d1, d2, q, eps_each, 0.0, h, noise_factor) for q in levels)
-                    worst = max(worst, float(loss))
+    for nb in replace_one_neighbours(x, domain):
+        for d1, d2 in ((x, nb), (nb, x)):
+            lr_cap = (cap_log_probabilities(d1, H, target, eps_cap, noise_factor)
+                      - cap_log_probabilities(d2, H, target, eps_cap, noise_factor))
+            for j, h in enumerate(H):
+                loss = lr_cap[j] + sum(max_log_ratio(d1, d2, q, eps_each, 0.0, h, noise_factor) for q in levels)
+                worst = max(worst, float(loss))
     return float(worst)
 
 
@@ -300,13 +305,8 @@ def repeated_auction_audit(data: Sequence[float], domain: Sequence[float], q: fl
     x = np.asarray(data, dtype=float)
     base = posted_price_utility(x, q, epsilon, lower, upper, values, noise_factor)
     worst = -np.inf
-    for pos in np.unique(x, return_index=True)[1]:
-        for val in np.asarray(domain, dtype=float):
-            if val == x[pos]:
-                continue
-            nb = x.copy()
-            nb[pos] = val
-            other = posted_price_utility(nb, q, epsilon, lower, upper, values, noise_factor)
-            live = (base > 0) & (other > 0)
-            worst = max(worst, float(np.max(np.abs(np.log(other[live]) - np.log(base[live])))))
+    for nb in replace_one_neighbours(x, domain):
+        other = posted_price_utility(nb, q, epsilon, lower, upper, values, noise_factor)
+        live = (base > 0) & (other > 0)
+        worst = max(worst, float(np.max(np.abs(np.log(other[live]) - np.log(base[live])))))
     return worst
