@@ -496,7 +496,8 @@ class Rate(Evidence):
             return Decision(Verdict.INCONCLUSIVE,
                             f"fitted exponent {ci} is consistent with the claim but too wide "
                             f"(half-width {fmt(half, 3)} > {fmt(self.max_halfwidth)})", **kw)
-        allowance = f" (allowance {fmt(self.tolerance)})" if self.tolerance else ""
+        allowance = (f" plus its allowance {fmt(self.tolerance)}, i.e. {self.relation} "
+                     f"{fmt(self.exponent + self.tolerance, 4)}" if self.tolerance else "")
         return Decision(Verdict.VERIFIED, f"fitted exponent {ci} is consistent with the claimed "
                         f"{self.relation} {fmt(self.exponent, 4)}{allowance}", **kw)
 

@@ -554,7 +554,7 @@ def _dimension_scan(ctx, kind: str):
        r"$\Theta(d)$ per gradient.  No advantage is claimed at small $d$: at $d = 2, 4$ "
        r"finite-difference PGD needs fewer queries (see the advantage claim for $d \ge 32$).",
        method="PGD (Jin et al. 2017, theory parameters) on the ramp-plus-saddle family at fixed "
-              "$\\epsilon$ for $d = 2 \\ldots 2^k$, gradients from the emulated Jordan estimator with "
+              "$\\epsilon$ for $d = 2, 4, \\ldots, 2^k$ ($k$ = log2_d_max), gradients from the emulated Jordan estimator with "
               "$R(d)$ runs; queries to the first $\\epsilon$-SOSP iterate (exact test); log-log "
               "slope against that of a pure $\\ln d$ law over the same dimensions.",
        params={"log2_d_max": Param(6, full=8, low=4, high=10, doc="largest dimension, as log2 d"),
@@ -684,7 +684,7 @@ def perturbation_radius_shrinking_with_epsilon(ctx):
        r"restoring bias on the ramp-saddle family, at fixed $\epsilon$ the largest tolerated $\nu$ "
        r"decays no faster than $d^{-(0.5+\zeta)}$ up to polylogarithmic factors (here $\zeta = 0.01$).",
        method=FIRST_ORDER_METHOD.format(
-           axis="Here $\\epsilon = 0.04$, $d = 2 \\ldots 2^k$ (about three decades); claimed exponent "
+           axis="Here $\\epsilon = 0.04$, $d = 2, 4, \\ldots, 2^k$ ($k$ = log2_d_max; $2^k$ = 1024 quick, 2048 full); claimed exponent "
                 "$0.5 + \\zeta$.  Control: PGD with its perturbation radius multiplied by "
                 "$(2/d)^{1/4}$ (escape component $\\propto r/d^{3/4}$), whose tolerated bias decays "
                 "like $d^{-0.9}$ with the logarithmic factor: the check must refute it."),
