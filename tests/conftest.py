@@ -19,7 +19,7 @@ def mean_abs(rng: np.random.Generator, n: int) -> float:
 def build_toy_registry() -> Registry:
     reg = Registry()
 
-    @claim(TOY, source="Theorem 1", evidence="rate", registry=reg,
+    @claim(TOY, role="headline", source="Theorem 1", evidence="rate", registry=reg,
            statement=r"$\mathbb{E}|\bar X_n| = \sqrt{2/(\pi n)}$",
            params={"trials": Param(64, full=400, low=8, high=10_000, doc="Monte Carlo trials per size")})
     def clt_rate(ctx):
@@ -35,7 +35,7 @@ def build_toy_registry() -> Registry:
         costs = [np.mean(ctx.trials(mean_abs, ctx["trials"], n, label=f"n={n}")) for n in sizes]
         return Rate(sizes, costs, exponent=-1.0, why="Monte Carlo error at 64 trials per size")
 
-    @claim(TOY, source="Prop. 2", evidence="bound", registry=reg, statement=r"$\sin x \le x$ for $x \ge 0$")
+    @claim(TOY, role="headline", source="Prop. 2", evidence="bound", registry=reg, statement=r"$\sin x \le x$ for $x \ge 0$")
     def sine_below_identity(ctx):
         """Sine lies below the identity on the half-line."""
         x = np.linspace(0, 10, 101)
@@ -46,7 +46,7 @@ def build_toy_registry() -> Registry:
         x = np.linspace(-10, 0, 101)
         return Bound(np.sin(x), x, why="exact comparison of floats", x=x)
 
-    @claim(TOY, source="Prop. 3", evidence="identity", registry=reg, statement=r"$1 = 1$")
+    @claim(TOY, role="headline", source="Prop. 3", evidence="identity", registry=reg, statement=r"$1 = 1$")
     def weak_check(ctx):
         """A check whose control cannot fail: it has no power."""
         return Identity(1.0, 1.0, why="exact")
@@ -55,7 +55,7 @@ def build_toy_registry() -> Registry:
     def _(ctx):
         return Identity(1.0, 1.0, why="exact")
 
-    @claim(TOY, source="Prop. 4", evidence="identity", registry=reg, statement=r"$0 = 0$")
+    @claim(TOY, role="headline", source="Prop. 4", evidence="identity", registry=reg, statement=r"$0 = 0$")
     def crashes(ctx):
         """A check that raises."""
         raise RuntimeError("solver failed & gave up_here")

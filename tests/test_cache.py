@@ -23,7 +23,7 @@ from workbench.model import Registry
 REG = Registry()
 P = Paper(slug="cache_paper", title="T", authors=("A",), venue="V", year=2025, arxiv="0000.00000")
 
-@claim(P, source="Thm 1", evidence="identity", statement="$x^2 = 4$", registry=REG)
+@claim(P, role="headline", source="Thm 1", evidence="identity", statement="$x^2 = 4$", registry=REG)
 def square_of_two(ctx):
     """Two squared is four."""
     return Identity(measured(2.0), 4.0, why="exact")
@@ -80,7 +80,7 @@ def test_errors_are_not_cached(tmp_path):
     reg = Registry()
     p = Paper(slug="flaky", title="T", authors=("A",), venue="V", year=2025, arxiv="0")
 
-    @claim(p, source="s", evidence="identity", statement="s", registry=reg)
+    @claim(p, role="headline", source="s", evidence="identity", statement="s", registry=reg)
     def fails(ctx):
         """Fails."""
         raise RuntimeError("transient")

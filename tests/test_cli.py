@@ -92,6 +92,6 @@ def test_list_shows_statements_not_checked(monkeypatch, capsys):
     reg = phase_registry()
     monkeypatch.setattr(registry, "load", lambda: reg)
     assert cli.main(["list"]) == 0
-    assert "not checked: Deciding the phase is NP-hard." in capsys.readouterr().out
+    assert "not checked (headline): Deciding the phase is NP-hard." in capsys.readouterr().out
     assert cli.main(["list", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["sweeps"][1] == {"a": [-1.0, 0.0, 1.0]}

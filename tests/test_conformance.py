@@ -34,12 +34,30 @@ def test_claim_is_documented(claim):
     p = claim.paper
     assert p.title and p.authors and p.venue and p.year >= 1900
     assert p.arxiv or p.identifier, f"{p.slug} needs an arXiv id or another identifier"
+    assert claim.role in ("headline", "supporting", "background")
+    assert claim.reconstructed_from is None or claim.reconstructed_from.strip()
     assert claim.statement.count("$") % 2 == 0, "unbalanced $ in the LaTeX statement"
     assert claim.expect == "VERIFIED" or claim.expect_reason.strip()
     for name, param in claim.params.items():
         assert param.doc, f"parameter {name} of {claim.id} needs a doc string"
         param.coerce(name, param.quick)
         param.coerce(name, param.value("full"))
+
+
+PAPERS = list({c.paper.slug: c.paper for c in CLAIMS}.values())
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=[p.slug for p in PAPERS])
+def test_paper_says_what_it_checks(paper):
+    """Every paper declares what it leaves unchecked (an empty list states that nothing is), and has
+    at least one headline result: a headline claim, or a headline statement listed as not checked."""
+    assert paper.not_checked is not None, (
+        f"{paper.slug} must declare not_checked: its statements no computation here checks, with the reason "
+        "(an empty tuple states that everything the paper states is checked)")
+    claims = [c for c in CLAIMS if c.paper.slug == paper.slug]
+    headline = [c for c in claims if c.role == "headline"]
+    listed = [e for e in paper.not_checked if e.role == "headline"]
+    assert headline or listed, f"{paper.slug} has no headline result, checked or listed as not checked"
 
 
 def _evidence(result) -> str:
@@ -71,8 +89,8 @@ def test_every_statement_compiles_as_latex(tmp_path):
     body = env.from_string(
         "%% for c in claims\n\\section*{\\VAR{c.paper.title|mathtext}}\n\\VAR{c.statement|latex}\n\n"
         "\\VAR{c.source|mathtext}\n\n\\VAR{c.description|mathtext}\n\n\\VAR{c.method|mathtext}\n\n"
-        "\\VAR{diagram_caption(c)|mathtext}\n%% endfor\n"
-        "%% for p in papers\n%% for statement, why in p.not_checked\n\\VAR{statement|latex} \\VAR{why|mathtext}\n\n"
+        "\\VAR{diagram_caption(c)|mathtext}\n\n\\VAR{(c.reconstructed_from or '')|mathtext}\n%% endfor\n"
+        "%% for p in papers\n%% for e in p.not_checked or ()\n\\VAR{e.statement|latex} \\VAR{e.why|mathtext}\n\n"
         "%% endfor\n%% endfor\n").render(claims=CLAIMS, papers=papers, diagram_caption=diagram_caption)
     doc = ("\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage{lmodern}\\usepackage{amsmath,amssymb}"
            "\\begin{document}\n" + body + "\\end{document}\n")

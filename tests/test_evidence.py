@@ -51,7 +51,7 @@ def test_identity_nan_is_error_and_shape_mismatch_raises():
     with pytest.raises(EvidenceError):
         decide(Identity([1.0, 2.0], [1.0], why="x"))
     with pytest.raises(EvidenceError, match="why"):
-        decide(Identity(1.0, 1.0))
+        Identity(1.0, 1.0)  # refused when it is made, not when it is decided
 
 
 def test_symbolic_proves_refutes_and_finds_witness():
@@ -177,7 +177,9 @@ def test_final_verdict_combinations():
     assert final_verdict(V.VERIFIED, [], False)[0] is V.INCONCLUSIVE
     assert final_verdict(V.VERIFIED, [V.ERROR], False)[0] is V.INCONCLUSIVE
     assert final_verdict(V.REFUTED, [V.REFUTED], False)[0] is V.REFUTED
-    assert final_verdict(V.REFUTED, [V.REFUTED], True)[0] is V.INCONCLUSIVE
+    # A refuted reconstruction is shown as refuted, with a note naming it a reconstruction.
+    verdict, note = final_verdict(V.REFUTED, [V.REFUTED], True)
+    assert verdict is V.REFUTED and "reconstructed" in note
     assert final_verdict(V.ERROR, [V.REFUTED], False)[0] is V.ERROR
     assert final_verdict(V.INCONCLUSIVE, [V.REFUTED], False)[0] is V.INCONCLUSIVE
 

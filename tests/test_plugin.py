@@ -20,7 +20,7 @@ from workbench import Bound, Paper, claim
 
 P = Paper(slug="bad_paper", title="Bad", authors=("X",), venue="ICLR 2025", year=2025)
 
-@claim(P, source="Thm 1", evidence="bound", statement="$x \\\\le 0$")
+@claim(P, role="headline", source="Thm 1", evidence="bound", statement="$x \\\\le 0$")
 def always_violated(ctx):
     """A false bound."""
     return Bound([1.0, 2.0], 0.0, why="exact")
@@ -40,7 +40,7 @@ from workbench import Proportion, Paper, claim
 
 P = Paper(slug="noisy_paper", title="Noisy", authors=("X",), venue="ICLR 2025", year=2025)
 
-@claim(P, source="Thm 2", evidence="proportion", statement="$p \\\\ge 1/2$", expect="INCONCLUSIVE",
+@claim(P, role="headline", source="Thm 2", evidence="proportion", statement="$p \\\\ge 1/2$", expect="INCONCLUSIVE",
        expect_reason="the success probability is too close to 1/2 to decide with 100 trials")
 def borderline(ctx):
     """A proportion at the threshold."""

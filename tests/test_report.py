@@ -59,7 +59,7 @@ def test_a_statement_that_does_not_compile_falls_back_to_plain_text(tmp_path):
     reg = Registry()
     p = Paper(slug="bad_tex", title="T", authors=("A",), venue="V", year=2025, arxiv="0")
 
-    @claim(p, source="s", evidence="identity", statement=r"tight (Drori & Teboulle) $\frac{1}{2$", registry=reg)
+    @claim(p, role="headline", source="s", evidence="identity", statement=r"tight (Drori & Teboulle) $\frac{1}{2$", registry=reg)
     def bad(ctx):
         """Docstring with $x_1$."""
         return Identity(1.0, 1.0, why="x")

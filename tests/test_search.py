@@ -14,7 +14,7 @@ P = Paper(slug="search_paper", title="T", authors=("A",), venue="V", year=2025, 
 def build() -> Registry:
     reg = Registry()
 
-    @claim(P, source="Thm", evidence="bound", registry=reg, statement=r"$\sin(a x) \le a x$ for $x \ge 0$",
+    @claim(P, role="headline", source="Thm", evidence="bound", registry=reg, statement=r"$\sin(a x) \le a x$ for $x \ge 0$",
            params={"a": Param(1.0, low=0.01, high=50.0, doc="frequency"),
                    "n": Param(50, low=2, high=400, doc="grid points")})
     def sine_below_line(ctx):
@@ -28,7 +28,7 @@ def build() -> Registry:
         # Violated where sin(a x) > 0.9 a x, i.e. for small a x: the search must find such a point.
         return Bound(np.sin(ctx["a"] * x), 0.9 * ctx["a"] * x, why="exact", x=x)
 
-    @claim(P, source="Thm", evidence="identity", registry=reg, statement="$1=1$")
+    @claim(P, role="headline", source="Thm", evidence="identity", registry=reg, statement="$1=1$")
     def not_a_bound(ctx):
         """Not a bound."""
         return Identity(1.0, 1.0, why="x")

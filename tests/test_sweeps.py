@@ -16,7 +16,7 @@ P = Paper(slug="sweep_paper", title="T", authors=("A",), venue="V", year=2025, a
 def build() -> Registry:
     reg = Registry()
 
-    @claim(P, source="Thm", evidence="bound", registry=reg, statement="$x^2 \\\\le c$ on $[0, 1]$",
+    @claim(P, role="headline", source="Thm", evidence="bound", registry=reg, statement="$x^2 \\\\le c$ on $[0, 1]$",
            params={"c": Param(1.0, low=0.0, high=10.0, doc="the claimed bound"),
                    "n": Param(11, low=2, high=1000, doc="grid points")})
     def square_below_c(ctx):
@@ -97,7 +97,8 @@ def test_cli_sweep(tmp_path, capsys, monkeypatch):
 
 
 PHASES = Paper(slug="phase_paper", title="Phases", authors=("A",), venue="V", year=2025,
-               not_checked=(("Deciding the phase is NP-hard.", "hardness is not a computation on instances"),))
+               not_checked=(("Deciding the phase is NP-hard.", "hardness is not a computation on instances",
+                             "headline"),))
 
 
 def _unit_square(params):
@@ -112,7 +113,7 @@ def _unit_square(params):
 def phase_registry() -> Registry:
     reg = Registry()
 
-    @claim(PHASES, source="Prop. 1", evidence="identity", registry=reg, statement="the phase of $(a, b)$",
+    @claim(PHASES, role="headline", source="Prop. 1", evidence="identity", registry=reg, statement="the phase of $(a, b)$",
            params={"a": Param(0.0, low=-1.0, high=1.0, doc="first coordinate"),
                    "b": Param(0.0, low=-1.0, high=1.0, doc="second coordinate")},
            sweeps=({"a": [-0.5, 0.5], "b": [-0.5, 0.5]}, {"a": [-1, 0, 1]}), diagram=_unit_square)
@@ -132,10 +133,10 @@ def test_declared_grids_are_checked_when_the_claim_is_defined():
     from workbench.model import ClaimDefinitionError
 
     with pytest.raises(ClaimDefinitionError, match="not a declared parameter"):
-        claim(P, source="s", evidence="bound", statement="s", registry=Registry(), sweeps=({"z": [1]},),
+        claim(P, role="headline", source="s", evidence="bound", statement="s", registry=Registry(), sweeps=({"z": [1]},),
               params={"c": Param(1.0)})(lambda ctx: None)
     with pytest.raises(ClaimDefinitionError, match=r"must lie in \[0.0, 1.0\]"):
-        claim(P, source="s", evidence="bound", statement="s", registry=Registry(), sweeps=({"c": [2.0]},),
+        claim(P, role="headline", source="s", evidence="bound", statement="s", registry=Registry(), sweeps=({"c": [2.0]},),
               params={"c": Param(1.0, low=0.0, high=1.0)})(lambda ctx: None)
     with pytest.raises(ClaimDefinitionError, match="not_checked entry"):
         Paper(slug="x", title="T", authors=("A",), venue="V", year=2025, not_checked=(("only a statement",),))

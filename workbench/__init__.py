@@ -2,17 +2,20 @@
 
 A paper module declares a :class:`Paper` and registers claims with :func:`claim`; each claim
 returns evidence (:class:`Identity`, :class:`Symbolic`, :class:`Bound`, :class:`Rate`,
-:class:`Proportion`, :class:`Certificate`, :class:`Comparison`) and the engine decides the
-verdict.  :func:`run` runs a selection, stores it and writes the report.
+:class:`Proportion`, :class:`Certificate`, :class:`Comparison`, or several of them in an
+:class:`AllOf`) and the engine decides the verdict, its sharpness and whether it tells the claim
+from a near miss (:class:`NearMiss`).  :func:`run` runs a selection, stores it and writes the report.
 """
 
 from .context import Context
 from .evidence import (
+    AllOf,
     Bound,
     Certificate,
     Comparison,
     Decision,
     Identity,
+    NearMiss,
     Proportion,
     Rate,
     Symbolic,
@@ -21,12 +24,12 @@ from .evidence import (
     factor_slope,
 )
 from .execute import ClaimResult, run_claim
-from .model import REGISTRY, Claim, Paper, Param, claim
+from .model import REGISTRY, Claim, NotChecked, Paper, Param, claim
 
 __all__ = [
-    "Bound", "Certificate", "Claim", "ClaimResult", "Comparison", "Context", "Decision",
-    "Identity", "Paper", "Param", "Proportion", "REGISTRY", "Rate", "Symbolic", "Verdict",
-    "claim", "decide", "factor_slope", "run", "run_claim", "search", "sweep",
+    "AllOf", "Bound", "Certificate", "Claim", "ClaimResult", "Comparison", "Context", "Decision",
+    "Identity", "NearMiss", "NotChecked", "Paper", "Param", "Proportion", "REGISTRY", "Rate", "Symbolic",
+    "Verdict", "claim", "decide", "factor_slope", "run", "run_claim", "search", "sweep",
 ]
 
 

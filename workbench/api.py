@@ -305,10 +305,11 @@ def _run_cached(c: Claim, cache: ResultCache | None, **kw: Any) -> tuple[ClaimRe
 def _line(result: ClaimResult, provenance: str = "") -> str:
     colour = {"VERIFIED": "green", "REFUTED": "red", "INCONCLUSIVE": "yellow", "ERROR": "magenta"}
     v = result.verdict.value
+    grade = f" ({result.grade})" if result.grade else ""
     ctl = ", ".join(o.verdict.value.lower() for _, o in result.controls)
     source = "from the cache" if provenance == "cache" else f"{result.seconds:.1f} s"
     why = f"  [dim]{provenance}[/]" if provenance.startswith("ran:") else ""
-    return (f"[{colour[v]}]{v:<12}[/] {result.claim.id}  ({source}; controls: {ctl or 'none'})"
+    return (f"[{colour[v]}]{v + grade:<16}[/] {result.claim.id}  ({source}; controls: {ctl or 'none'})"
             + (f"  [dim]{result.note}[/]" if result.note else "") + why)
 
 

@@ -56,7 +56,23 @@ def code_modules(claim: Claim) -> list[types.ModuleType]:
     return [seen[k] for k in sorted(seen)]
 
 
-ENGINE_MODULES = ("workbench.context", "workbench.evidence", "workbench.execute")
+ENGINE_PACKAGES = ("workbench.context", "workbench.evidence", "workbench.execute")
+
+
+def _engine_modules() -> list[str]:
+    """The engine modules that seed a claim's streams and decide its verdict (packages expanded)."""
+    import importlib
+    import pkgutil
+
+    names = []
+    for name in ENGINE_PACKAGES:
+        module = importlib.import_module(name)
+        names.append(name)
+        names += [info.name for info in pkgutil.walk_packages(getattr(module, "__path__", []), prefix=f"{name}.")]
+    return names
+
+
+ENGINE_MODULES = tuple(_engine_modules())
 
 
 def code_digests(claim: Claim) -> dict[str, str]:

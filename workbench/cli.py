@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import api
-from .evidence import fmt
+from .evidence import describe_near_miss, fmt
 from .store import Store, StoreError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -170,11 +170,15 @@ def _list(args: argparse.Namespace, out: Console) -> int:
     claims = _select(args.selectors)
     if args.json:
         data = [{"id": c.id, "paper": c.paper.slug, "title": c.paper.title, "venue": c.paper.venue,
-                 "source": c.source, "evidence": c.evidence, "reconstructed": c.reconstructed,
-                 "statement": c.statement, "controls": [{"id": k.id, "broken": k.broken} for k in c.controls],
+                 "source": c.source, "evidence": c.evidence, "role": c.role, "reconstructed": c.reconstructed,
+                 "reconstructed_from": c.reconstructed_from, "near_miss": describe_near_miss(c.evidence, c.near_miss),
+                 "statement": c.statement,
+                 "controls": [{"id": k.id, "broken": k.broken, "near_miss": k.near_miss, "params": k.params}
+                              for k in c.controls],
                  "params": {n: {"quick": p.quick, "full": p.value("full"), "low": p.low, "high": p.high,
                                 "doc": p.doc} for n, p in c.params.items()},
-                 "sweeps": c.sweeps, "expect": c.expect} for c in claims]
+                 "sweeps": c.sweeps, "expect": c.expect,
+                 "not_checked": [e.as_dict() for e in c.paper.not_checked or ()]} for c in claims]
         print(json.dumps(data, indent=2, default=str))
         return EXIT_OK
     # Plain lines, not a table: claim ids are what users copy, and must never be cut.
@@ -185,12 +189,15 @@ def _list(args: argparse.Namespace, out: Console) -> int:
         out.print(f"\n[bold]{slug}[/]  {paper.venue}: {_plain(paper.title)}", highlight=False)
         for c in claims:
             if c.paper.slug == slug:
-                flags = f"{_plain(c.source)}; {c.evidence}; {len(c.controls)} control{'s' * (len(c.controls) != 1)}" \
-                    + ("; reconstructed" if c.reconstructed else "")
+                flags = f"{c.role}; {_plain(c.source)}; {c.evidence}; " \
+                    f"{len(c.controls)} control{'s' * (len(c.controls) != 1)}" \
+                    + (f"; reconstructed from {_plain(c.reconstructed_from)}" if c.reconstructed else "")
                 out.print(f"  {c.id}  [dim]({flags})[/]", highlight=False, soft_wrap=True)
-        for statement, why in paper.not_checked:
-            out.print(f"  [dim]not checked: {escape(_plain(statement))} ({escape(_plain(why))})[/]", highlight=False,
-                      soft_wrap=True)
+        if paper.not_checked is None:
+            out.print("  [yellow]the paper does not say what it leaves unchecked (not_checked)[/]", highlight=False)
+        for entry in paper.not_checked or ():
+            out.print(f"  [dim]not checked ({entry.role}): {escape(_plain(entry.statement))} "
+                      f"({escape(_plain(entry.why))})[/]", highlight=False, soft_wrap=True)
     return EXIT_OK
 
 
@@ -203,6 +210,9 @@ def _run(args: argparse.Namespace, out: Console) -> int:
     for r in summary.results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
     line = ", ".join(f"[{COLOURS[v]}]{n} {v.lower()}[/]" for v, n in sorted(counts.items()))
+    grades = [r["grade"] for r in summary.results if r["grade"]]
+    if grades:
+        line += f" ({grades.count('sharp')} sharp, {grades.count('slack')} slack)"
     n = len(summary.results)
     state = " (interrupted)" if summary.interrupted else ""
     out.print(f"run {summary.run_id}{state}: {n} claim{'s' * (n != 1)}: {line or 'none'}", highlight=False)
@@ -332,14 +342,15 @@ def _show(args: argparse.Namespace, out: Console) -> int:
         c = find_claim(args.claim)
     except SelectionError as exc:
         raise api.UsageError(str(exc)) from None
-    out.print(f"[bold]{c.id}[/] ({c.paper.venue}, {c.source}{', reconstructed' if c.reconstructed else ''})",
-              highlight=False)
+    out.print(f"[bold]{c.id}[/] ({c.role}; {c.paper.venue}, {escape(c.source)}"
+              f"{f'; reconstructed from {escape(c.reconstructed_from)}' if c.reconstructed else ''})", highlight=False)
     out.print(f"{c.paper.title}", highlight=False)
     out.print(f"statement: {c.statement}", highlight=False, markup=False)
     if c.description:
         out.print(f"checked: {c.description}", highlight=False, markup=False)
+    out.print(f"near miss: {describe_near_miss(c.evidence, c.near_miss)}", highlight=False, markup=False)
     for k in c.controls:
-        out.print(f"control {k.name}: {k.broken}", highlight=False, markup=False)
+        out.print(f"control {k.name}{' (near miss)' if k.near_miss else ''}: {k.broken}", highlight=False, markup=False)
     if not args.db.exists():
         out.print(f"no results yet ({args.db} does not exist)")
         return EXIT_OK
@@ -354,9 +365,16 @@ def _show(args: argparse.Namespace, out: Console) -> int:
     finally:
         store.close()
     out.print(f"\nlatest (run {latest['run_id']}): [{COLOURS[latest['verdict']]}]{latest['verdict']}[/]"
-              + (f" - {latest['note']}" if latest["note"] else ""), highlight=False)
-    out.print(f"  evidence: {rows['outcome']['verdict']}: {rows['outcome']['decision']['summary']}",
-              highlight=False, markup=False)
+              + (f" ({rows['grade']})" if rows.get("grade") else "")
+              + (f" - {escape(latest['note'])}" if latest["note"] else ""), highlight=False)
+    decision = rows["outcome"]["decision"]
+    out.print(f"  evidence: {rows['outcome']['verdict']}: {decision['summary']}", highlight=False, markup=False)
+    if decision.get("sharpness"):
+        out.print(f"  sharpness: {decision['sharpness']['sentence']}", highlight=False, markup=False)
+    if decision.get("near_miss"):
+        cases = "; ".join(f"{x['description']}: {x['verdict'].lower()}" for x in decision["near_miss"]["cases"])
+        out.print(f"  near miss: {decision['near_miss']['sentence']}" + (f" ({cases})" if cases else ""),
+                  highlight=False, markup=False)
     for ctl in rows["controls"]:
         out.print(f"  control {ctl['outcome_id']}: {ctl['verdict']}: {ctl['decision']['summary']}",
                   highlight=False, markup=False)

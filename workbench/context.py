@@ -8,7 +8,9 @@ whatever the number of workers, the joblib backend or the chunking.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import math
 import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -147,6 +149,34 @@ class Context:
         out = par(joblib.delayed(_in_worker)(_run_chunk, func, key, r, args, kwargs) for r in parts)
         return [x for part in out for x in part]
 
+    def worst_case(self, func: Callable[[dict[str, Any]], Any], space: dict[str, tuple], *, evaluations: int = 200,
+                   relation: str = "<=", label: str = "worst case") -> WorstCase:
+        """Search an instance space for the instance where a claimed bound binds.
+
+        A "for all instances" bound is then decided on the worst instance found, not on
+        random ones: differential evolution (scipy) maximises how close ``measured`` comes to
+        ``bound`` (the ratio measured/bound for positive bounds, else the excess), seeded from
+        this claim's stream, with every instance it evaluates recorded.  The search is the same
+        for any number of workers (its population is evaluated through :meth:`map`).
+
+        Args:
+            func: ``func(params) -> (measured, bound)`` for one instance; module level (not a
+                lambda) when ``jobs > 1``.
+            space: parameter name -> ``(low, high)`` or ``(low, high, flags)`` with flags
+                ``"log"`` (searched on a log scale), ``"int"`` (rounded) or ``"log int"``.
+            evaluations: about how many instances to evaluate (>= 10).
+            relation: ``"<="`` (maximise measured/bound) or ``">="`` (maximise bound/measured).
+            label: names this search, so two searches of one claim draw different streams.
+
+        Returns:
+            A :class:`WorstCase`: hand ``.measured``, ``.bound``, ``.instances``, ``.x`` and
+            ``found_by=.method`` to :class:`workbench.Bound`.
+
+        Raises:
+            ValueError: on an empty or malformed space, or fewer than 10 evaluations.
+        """
+        return worst_case(self, func, space, evaluations=evaluations, relation=relation, label=label)
+
     def map(self, func: Callable[[Any], Any], items: Iterable[Any], chunk: int | None = None) -> list[Any]:
         """``[func(item) for item in items]`` computed in parallel, in order.
 
@@ -161,3 +191,112 @@ class Context:
         out = par(joblib.delayed(_in_worker)(_map_chunk, func, items[r.start : r.stop]) for r in parts)
         return [x for part in out for x in part]
 
+
+
+class WorstCase:
+    """The instances an adversarial search evaluated, for a :class:`workbench.Bound`.
+
+    Attributes:
+        measured, bound: arrays, one entry per evaluated instance (in evaluation order).
+        params: the parameters of each instance (dicts).
+        instances: a label per instance (``"a=0.31, n=12"``).
+        x: the evaluation index of each instance (the abscissa of the report's figure).
+        worst: the parameters of the tightest instance.
+        method: a sentence saying how the instances were found (for ``Bound(found_by=...)``).
+    """
+
+    def __init__(self, params: list[dict[str, Any]], measured: list[float], bound: list[float], method: str,
+                 relation: str) -> None:
+        self.params = params
+        self.measured = np.asarray(measured, dtype=float)
+        self.bound = np.asarray(bound, dtype=float)
+        self.instances = [", ".join(f"{k}={_short(v)}" for k, v in p.items()) for p in params]
+        self.x = np.arange(len(params))
+        score = _tightness_score(self.measured, self.bound, relation)
+        self.worst = params[int(np.argmax(score))] if params else {}
+        self.method = f"{method}; tightest instance {', '.join(f'{k}={_short(v)}' for k, v in self.worst.items())}"
+
+
+def _short(v: Any) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def _tightness_score(measured: np.ndarray, bound: np.ndarray, relation: str) -> np.ndarray:
+    """How close each instance comes to violating the bound: measured/bound for positive bounds
+    ("<="; bound/measured for ">="), else the signed excess over the bound."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if relation == "<=":
+            score = np.where(bound > 0, measured / bound, measured - bound)
+        else:
+            score = np.where((bound > 0) & (measured > 0), bound / measured, bound - measured)
+    return np.where(np.isfinite(score), score, np.inf)
+
+
+def _worst_case_eval(func: Callable[[dict[str, Any]], Any], params: dict[str, Any]) -> tuple[float, float]:
+    measured, bound = func(params)
+    return float(measured), float(bound)
+
+
+def worst_case(ctx: Context, func: Callable[[dict[str, Any]], Any], space: dict[str, tuple], *,
+               evaluations: int = 200, relation: str = "<=", label: str = "worst case") -> WorstCase:
+    """Search ``space`` for the instance where the bound ``measured <= bound`` binds (see
+    :meth:`Context.worst_case`)."""
+    from scipy.optimize import differential_evolution
+
+    if relation not in ("<=", ">="):
+        raise ValueError(f"worst_case relation must be '<=' or '>=', not {relation!r}")
+    if not space:
+        raise ValueError("worst_case needs a space of at least one parameter: {name: (low, high)}")
+    names, lows, highs, logs, ints = [], [], [], [], []
+    for name, spec in space.items():
+        if len(spec) not in (2, 3):
+            raise ValueError(f"worst_case space entry {name!r} must be (low, high) or (low, high, 'log'|'int'|'log int')")
+        low, high = float(spec[0]), float(spec[1])
+        flags = spec[2].split() if len(spec) == 3 else []
+        if not (math.isfinite(low) and math.isfinite(high) and low < high) or set(flags) - {"log", "int"}:
+            raise ValueError(f"worst_case space entry {name!r}: need finite low < high and flags 'log'/'int', got {spec}")
+        if "log" in flags and low <= 0:
+            raise ValueError(f"worst_case space entry {name!r}: a log axis needs low > 0, got {low}")
+        names.append(name)
+        logs.append("log" in flags)
+        ints.append("int" in flags)
+        lows.append(math.log(low) if "log" in flags else low)
+        highs.append(math.log(high) if "log" in flags else high)
+    if evaluations < 10:
+        raise ValueError(f"worst_case needs at least 10 evaluations, not {evaluations}")
+
+    def decode(z: np.ndarray) -> dict[str, Any]:
+        out = {}
+        for i, name in enumerate(names):
+            v = math.exp(z[i]) if logs[i] else float(z[i])
+            out[name] = int(round(v)) if ints[i] else v
+        return out
+
+    seen: list[dict[str, Any]] = []
+    measured: list[float] = []
+    bounds: list[float] = []
+
+    def mapper(_objective: Any, population: Any) -> list[float]:
+        # Our own map (in place of differential evolution's): every instance is recorded, and
+        # 'deferred' updating makes the search the same for any number of workers.
+        pts = [decode(np.asarray(z, dtype=float)) for z in population]
+        values = ctx.map(functools.partial(_worst_case_eval, func), pts) if ctx.jobs > 1 else \
+            [_worst_case_eval(func, p) for p in pts]
+        scores = []
+        for p, (m, b) in zip(pts, values, strict=True):
+            seen.append(p)
+            measured.append(m)
+            bounds.append(b)
+            scores.append(-float(_tightness_score(np.array([m]), np.array([b]), relation)[0]))
+        return [s if math.isfinite(s) else 1e300 for s in scores]
+
+    dims = len(names)
+    popsize = 8
+    maxiter = max(1, evaluations // (popsize * dims) - 1)
+    differential_evolution(lambda z: 0.0, list(zip(lows, highs, strict=True)), maxiter=maxiter, popsize=popsize,
+                           rng=ctx.generator("worst case", label), polish=False, updating="deferred",
+                           workers=mapper, tol=0.0, init="sobol" if dims > 1 else "latinhypercube")
+    method = (f"adversarial search: differential evolution (scipy) over "
+              f"{', '.join(f'{n} in [{_short(space[n][0])}, {_short(space[n][1])}]' for n in names)}, "
+              f"{len(seen)} instances, seeded from the claim's stream")
+    return WorstCase(seen, measured, bounds, method, relation)

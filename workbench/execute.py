@@ -15,7 +15,7 @@ from typing import Any
 from threadpoolctl import threadpool_limits
 
 from .context import Context
-from .evidence import Decision, Verdict, decide, final_verdict
+from .evidence import Decision, Verdict, assess_near_miss, decide, final_verdict, is_sharp
 from .model import Claim, Control
 
 FULL_BUDGET_FACTOR = 10.0
@@ -84,14 +84,32 @@ class ClaimResult:
         """True when the claim is VERIFIED and every control REFUTED."""
         return self.verdict is Verdict.VERIFIED
 
+    @property
+    def grade(self) -> str | None:
+        """``"sharp"`` or ``"slack"`` for a VERIFIED claim (see :func:`grade`), None otherwise."""
+        return grade(self.verdict.value, self.outcome.decision.near_miss)
 
-def _evaluate(func: Any, ctx: Context, kind: str, uid: str, deadline: float) -> Outcome:
+
+def grade(verdict: str, near_miss: dict[str, Any] | None) -> str | None:
+    """How much a verified claim proves: ``"sharp"`` when its near miss is refuted (or no near
+    miss applies: a symbolic proof, a declared reason), ``"slack"`` when the same evidence does
+    not refute the near miss; None for a claim that is not VERIFIED."""
+    if verdict != Verdict.VERIFIED.value:
+        return None
+    return "sharp" if is_sharp(near_miss) else "slack"
+
+
+def _evaluate(func: Any, ctx: Context, kind: str, uid: str, deadline: float, near_miss: Any = None,
+              assess: bool = False) -> Outcome:
+    """Run ``func(ctx)``, decide its evidence and, with ``assess``, its near miss (claims only)."""
     start = time.perf_counter()
     try:
         # One BLAS thread: claims are small dense problems, and parallelism is the runner's job.
         with time_limit(max(deadline - time.monotonic(), 1e-3)), threadpool_limits(limits=1):
             evidence = func(ctx)
             decision = decide(evidence, kind)
+            if assess and decision.verdict is not Verdict.ERROR:
+                decision.near_miss = assess_near_miss(evidence, near_miss)
         record = {"kind": evidence.kind, **evidence.data()}
         tb = ""
     except Exception as exc:  # noqa: BLE001 - any failure of a check is an ERROR verdict
@@ -129,15 +147,21 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int 
     start = time.perf_counter()
     deadline = time.monotonic() + limit
 
-    def ctx(uid: str) -> Context:
+    def ctx(uid: str, overrides: dict[str, Any] | None = None) -> Context:
         # Controls draw the claim's own streams: the same instance, one hypothesis broken.
-        return Context(uid, profile=profile, params=values, seed=seed, jobs=jobs, backend=backend,
-                       stream=stream or claim.id)
+        return Context(uid, profile=profile, params=values | (overrides or {}), seed=seed, jobs=jobs,
+                       backend=backend, stream=stream or claim.id)
 
-    outcome = _evaluate(claim.func, ctx(claim.id), claim.evidence, claim.id, deadline)
-    controls = [(c, _evaluate(c.func, ctx(c.id), claim.evidence, c.id, deadline)) for c in claim.controls]
+    outcome = _evaluate(claim.func, ctx(claim.id), claim.evidence, claim.id, deadline, claim.near_miss, assess=True)
+    controls = [(c, _evaluate(c.func, ctx(c.id, _overrides(claim, c)), claim.evidence, c.id, deadline))
+                for c in claim.controls]
     verdict, note = final_verdict(outcome.verdict, [o.verdict for _, o in controls], claim.reconstructed)
     return ClaimResult(claim, values, outcome, controls, verdict, note, time.perf_counter() - start)
+
+
+def _overrides(claim: Claim, control: Control) -> dict[str, Any]:
+    """A parameter control's overrides, converted to the parameters' types (ranges not applied)."""
+    return {name: claim.params[name].coerce(name, raw, check_range=False) for name, raw in (control.params or {}).items()}
 
 
 def result_record(result: ClaimResult) -> dict[str, Any]:

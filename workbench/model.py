@@ -10,19 +10,68 @@ which runs the same check with one hypothesis violated and must come out REFUTED
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-EVIDENCE_KINDS = ("identity", "symbolic", "bound", "rate", "proportion", "certificate", "comparison")
+EVIDENCE_KINDS = ("identity", "symbolic", "bound", "rate", "proportion", "certificate", "comparison", "all")
 PROFILES = ("quick", "full")
+ROLES = ("headline", "supporting", "background")
+"""A claim's role: ``headline`` (a main result of the paper as its abstract and theorems state
+it), ``supporting`` (a lemma, proposition or secondary result of the paper) or ``background`` (a
+classical fact or a derivation of our own that the check needs: shown marked, never counted as
+the paper's result)."""
 
 _SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 class ClaimDefinitionError(ValueError):
     """A paper module declared a paper, claim or parameter that breaks the claim contract."""
+
+
+@dataclass(frozen=True)
+class NotChecked:
+    """A statement of a paper that no computation here checks, and why.
+
+    Attributes:
+        statement: the statement, in the paper's words or notation (LaTeX math in ``$...$``).
+        why: why no computation checks it (a statement over all algorithms, a purely asymptotic
+            statement, an experiment on a large model that does not fit this machine).
+        role: ``"headline"`` (a main result of the paper) or ``"supporting"``.
+
+    Raises:
+        ClaimDefinitionError: on an empty statement or reason, or an unknown role.
+    """
+
+    statement: str
+    why: str
+    role: str
+
+    def __post_init__(self) -> None:
+        if not all(isinstance(x, str) and x.strip() for x in (self.statement, self.why)):
+            raise ClaimDefinitionError(f"a not_checked entry needs a statement and the reason it is not checked, "
+                                       f"not {(self.statement, self.why)!r}")
+        if self.role not in ("headline", "supporting"):
+            raise ClaimDefinitionError(f"a not_checked entry's role is 'headline' or 'supporting', not {self.role!r} "
+                                       f"({self.statement[:60]!r})")
+
+    def as_dict(self) -> dict[str, str]:
+        return {"statement": self.statement, "why": self.why, "role": self.role}
+
+
+def _not_checked_entry(slug: str, entry: Any) -> NotChecked:
+    if isinstance(entry, NotChecked):
+        return entry
+    if isinstance(entry, dict):
+        return NotChecked(**entry)
+    entry = tuple(entry)
+    if len(entry) == 3:
+        return NotChecked(*entry)
+    raise ClaimDefinitionError(
+        f"paper {slug!r}: each not_checked entry is NotChecked(statement, why, role) with role 'headline' or "
+        f"'supporting', not {entry!r}")
 
 
 @dataclass(frozen=True)
@@ -38,13 +87,16 @@ class Paper:
         arxiv: arXiv identifier (``"2409.11321"``) when there is one.
         identifier: any other stable identifier (PMLR volume and pages, OpenReview id).
         url: a link to the paper.
-        not_checked: statements of the paper that no computation here can check (hardness,
-            lower bounds over all algorithms, purely asymptotic statements), each as a pair
-            ``(statement, why it is not checked)``; the report lists them with the paper.
+        not_checked: statements of the paper that no computation here checks (lower bounds
+            over all algorithms, purely asymptotic statements, experiments too large for this
+            machine), each a :class:`NotChecked` (or a triple ``(statement, why, role)``); the
+            report lists them with the paper and counts the headline ones.  ``()`` states that
+            everything the paper states is checked; ``None`` (the default) means the paper has
+            not said, which the conformance suite rejects.
 
     Raises:
-        ClaimDefinitionError: on a malformed slug, an empty title/author list or a
-            ``not_checked`` entry that is not a pair of non-empty strings.
+        ClaimDefinitionError: on a malformed slug, an empty title/author list or a malformed
+            ``not_checked`` entry.
     """
 
     slug: str
@@ -55,7 +107,7 @@ class Paper:
     arxiv: str | None = None
     identifier: str | None = None
     url: str | None = None
-    not_checked: tuple[tuple[str, str], ...] = ()
+    not_checked: tuple[NotChecked, ...] | None = None
 
     def __post_init__(self) -> None:
         if not _SLUG.match(self.slug):
@@ -65,12 +117,11 @@ class Paper:
         if not self.title or not self.authors:
             raise ClaimDefinitionError(f"paper {self.slug!r} needs a title and at least one author")
         object.__setattr__(self, "authors", tuple(self.authors))
-        entries = tuple(tuple(e) for e in self.not_checked)
-        for e in entries:
-            if len(e) != 2 or not all(isinstance(x, str) and x.strip() for x in e):
-                raise ClaimDefinitionError(
-                    f"paper {self.slug!r}: each not_checked entry is (statement, why it is not checked), not {e!r}")
-        object.__setattr__(self, "not_checked", entries)
+        if self.not_checked is not None:
+            if isinstance(self.not_checked, (str, NotChecked)):
+                raise ClaimDefinitionError(f"paper {self.slug!r}: not_checked is a tuple of NotChecked entries")
+            object.__setattr__(self, "not_checked",
+                               tuple(_not_checked_entry(self.slug, e) for e in self.not_checked))
 
     @property
     def citation(self) -> str:
@@ -88,7 +139,7 @@ class Paper:
             "slug": self.slug, "title": self.title, "authors": list(self.authors),
             "venue": self.venue, "year": self.year, "arxiv": self.arxiv,
             "identifier": self.identifier, "url": self.url,
-            "not_checked": [list(e) for e in self.not_checked],
+            "not_checked": None if self.not_checked is None else [e.as_dict() for e in self.not_checked],
         }
 
 
@@ -117,8 +168,9 @@ class Param:
     def value(self, profile: str) -> Any:
         return self.quick if profile == "quick" or self.full is None else self.full
 
-    def coerce(self, name: str, raw: Any) -> Any:
-        """Convert ``raw`` to this parameter's type and check its range.
+    def coerce(self, name: str, raw: Any, check_range: bool = True) -> Any:
+        """Convert ``raw`` to this parameter's type and check its range (unless ``check_range`` is
+        False: a control's override may leave the range on purpose; its choices still apply).
 
         Raises:
             ValueError: with a message naming the parameter, the value and what is accepted.
@@ -143,7 +195,9 @@ class Param:
             ) from None
         if self.choices is not None and value not in self.choices:
             raise ValueError(f"parameter {name!r} must be one of {list(self.choices)}, not {raw!r}")
-        if self.low is not None and value < self.low or self.high is not None and value > self.high:
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"parameter {name!r} must be a finite number, not {raw!r}")
+        if check_range and (self.low is not None and value < self.low or self.high is not None and value > self.high):
             raise ValueError(
                 f"parameter {name!r} must lie in [{self.low}, {self.high}], not {raw!r}"
             )
@@ -152,12 +206,25 @@ class Param:
 
 @dataclass
 class Control:
-    """A negative control: the claim's check with one hypothesis broken; must be REFUTED."""
+    """A negative control: the claim's check with one hypothesis broken; must be REFUTED.
+
+    Attributes:
+        id: ``claim_id:name``.
+        broken: which hypothesis is broken, in words.
+        func: the control's function ``f(ctx) -> Evidence``; for a parameter override, the
+            claim's own function.
+        params: parameter overrides the control runs the claim's function with (None for a
+            control with its own body); they may lie outside the parameters' declared ranges.
+        near_miss: True for a near-miss control (a constant just beyond the claimed one, the
+            predecessor method, noise just above the stated level), False for a gross break.
+    """
 
     id: str
     name: str
     broken: str
     func: Callable[..., Any]
+    params: dict[str, Any] | None = None
+    near_miss: bool = False
 
 
 @dataclass
@@ -171,7 +238,6 @@ class Claim:
     statement: str
     source: str
     evidence: str
-    reconstructed: bool = False
     method: str = ""
     params: dict[str, Param] = field(default_factory=dict)
     budget: float = 120.0
@@ -181,6 +247,14 @@ class Claim:
     expect_reason: str = ""
     sweeps: list[dict[str, list[Any]]] = field(default_factory=list)
     diagram: Callable[[dict[str, Any]], Any] | None = None
+    role: str = "supporting"
+    reconstructed_from: str | None = None
+    near_miss: Any = None
+
+    @property
+    def reconstructed(self) -> bool:
+        """True when the statement is our reading of the paper (see ``reconstructed_from``)."""
+        return self.reconstructed_from is not None
 
     @property
     def description(self) -> str:
@@ -202,16 +276,60 @@ class Claim:
             values[name] = self.params[name].coerce(name, raw)
         return values
 
-    def control(self, broken: str) -> Callable[[Callable[..., Any]], Control]:
-        """Decorator registering a negative control; ``broken`` says which hypothesis is violated."""
+    def control(self, broken: str, *, params: dict[str, Any] | None = None, near_miss: bool = False,
+                name: str | None = None) -> Any:
+        """Register a negative control; ``broken`` says which hypothesis is violated.
 
-        def register(func: Callable[..., Any]) -> Control:
-            name = func.__name__ if func.__name__ != "_" else f"control{len(self.controls) + 1}"
-            ctl = Control(id=f"{self.id}:{name}", name=name, broken=broken, func=func)
+        Two forms:
+
+        - ``claim.control("step size above 2/L", params={"step": 2.5})`` registers the claim's own
+          function run with those parameter overrides and returns the :class:`Control` (the
+          overrides may lie outside the parameters' declared ranges);
+        - ``@claim.control("no weight decay")`` decorates a function ``f(ctx) -> Evidence`` with
+          its own body.
+
+        Args:
+            broken: the hypothesis broken, in words, for the report.
+            params: overrides of the claim's declared parameters (first form).
+            near_miss: True for a near-miss control (a constant just beyond the claimed one, the
+                predecessor method, noise just above the stated level) rather than a gross break.
+            name: the control's name (default: the function's name, or ``control<N>``).
+
+        Raises:
+            ClaimDefinitionError: on an empty ``broken``, an override of an undeclared
+                parameter or of the wrong type, or a control registered twice.
+        """
+        if not isinstance(broken, str) or not broken.strip():
+            raise ClaimDefinitionError(f"a control of {self.id} must say which hypothesis it breaks")
+
+        def add(ctl_name: str, func: Callable[..., Any], overrides: dict[str, Any] | None) -> Control:
+            ctl = Control(id=f"{self.id}:{ctl_name}", name=ctl_name, broken=broken, func=func, params=overrides,
+                          near_miss=bool(near_miss))
             if any(c.id == ctl.id for c in self.controls):
                 raise ClaimDefinitionError(f"control {ctl.id} is registered twice")
             self.controls.append(ctl)
             return ctl
+
+        if params is not None:
+            if not params:
+                raise ClaimDefinitionError(f"a parameter control of {self.id} needs at least one override")
+            checked = {}
+            for key, raw in params.items():
+                if key not in self.params:
+                    known = ", ".join(sorted(self.params)) or "none"
+                    raise ClaimDefinitionError(f"control of {self.id} overrides {key!r}, which is not a declared "
+                                               f"parameter (declared: {known})")
+                try:
+                    checked[key] = self.params[key].coerce(key, raw, check_range=False)
+                except ValueError as exc:
+                    raise ClaimDefinitionError(f"control of {self.id}: {exc}") from None
+            auto = "_".join(f"{k}_{v}" for k, v in checked.items())
+            ctl_name = name or re.sub(r"[^A-Za-z0-9_]+", "_", auto).strip("_") or f"control{len(self.controls) + 1}"
+            return add(ctl_name, self.func, checked)
+
+        def register(func: Callable[..., Any]) -> Control:
+            ctl_name = name or (func.__name__ if func.__name__ != "_" else f"control{len(self.controls) + 1}")
+            return add(ctl_name, func, None)
 
         return register
 
@@ -248,7 +366,10 @@ def claim(
     source: str,
     evidence: str,
     statement: str,
-    reconstructed: bool = False,
+    role: str | None = None,
+    reconstructed_from: str | None = None,
+    near_miss: Any = None,
+    reconstructed: bool | None = None,
     method: str = "",
     params: dict[str, Param] | None = None,
     budget: float = 120.0,
@@ -264,10 +385,20 @@ def claim(
         paper: the paper the claim is from.
         source: where it stands in the paper (``"Theorem 3.2"``, ``"Claim 1, Sec. 3"``).
         evidence: one of ``identity, symbolic, bound, rate, proportion, certificate,
-            comparison``: the kind of evidence the function returns.
+            comparison, all``: the kind of evidence the function returns (``all``: an
+            :class:`workbench.evidence.AllOf` of several pieces).
         statement: the claim in LaTeX (math in ``$...$``), written for the report.
-        reconstructed: True when the exact statement could not be read and this is our most
-            faithful reading; a refutation then makes the verdict INCONCLUSIVE, not REFUTED.
+        role: required: ``"headline"`` (a main result of the paper, as its abstract and main
+            theorems state it), ``"supporting"`` (a lemma, proposition or secondary result of
+            the paper) or ``"background"`` (a classical fact, or a derivation of our own, that the
+            check needs; shown marked in the report and never counted as the paper's result).
+        reconstructed_from: when the exact statement could not be read in full and this is our
+            most faithful reading: where the reading comes from, a source a reader can find
+            ("the abstract", "arXiv v2 HTML, Sec. 4", an OpenReview review with its address).
+            A refuted reconstruction is shown as "REFUTED, reconstructed statement".
+        near_miss: the claim's near miss (:class:`workbench.evidence.NearMiss`) when the
+            kind's default is meaningless; None uses the default (see each evidence kind).
+        reconstructed: replaced by ``reconstructed_from``; passing it raises.
         method: how the check is done, one or two sentences for the report.
         params: parameters a sweep may vary, with the values each profile uses.
         budget: time limit for the claim and its controls in the quick profile, in seconds
@@ -300,6 +431,21 @@ def claim(
     if expect != "VERIFIED" and not expect_reason.strip():
         raise ClaimDefinitionError(f"a claim expected to be {expect} needs expect_reason saying why")
 
+    if role not in ROLES:
+        raise ClaimDefinitionError(
+            f"a claim needs role= one of {', '.join(ROLES)} (headline: a main result of the paper; supporting: a "
+            f"lemma or secondary result; background: a classical fact or our own derivation), not {role!r}")
+    if reconstructed is not None:
+        raise ClaimDefinitionError("`reconstructed=` is replaced by `reconstructed_from=`: say where the reading of "
+                                   "the statement comes from (e.g. reconstructed_from=\"the abstract\")")
+    if reconstructed_from is not None and (not isinstance(reconstructed_from, str) or not reconstructed_from.strip()):
+        raise ClaimDefinitionError("reconstructed_from names the source of the reading (the abstract, a section, "
+                                   "a review with its address), not an empty value")
+    if near_miss is not None:
+        from .evidence import NearMiss
+
+        if not isinstance(near_miss, NearMiss):
+            raise ClaimDefinitionError(f"near_miss must be a workbench.NearMiss, not {type(near_miss).__name__}")
     if diagram is not None and not callable(diagram):
         raise ClaimDefinitionError("diagram must be a function of the claim's parameters returning a figure")
 
@@ -308,9 +454,10 @@ def claim(
         grids = [_check_grid(claim_id, dict(params or {}), g) for g in sweeps]
         c = Claim(
             id=claim_id, name=func.__name__, paper=paper, func=func,
-            statement=statement, source=source, evidence=evidence, reconstructed=reconstructed,
+            statement=statement, source=source, evidence=evidence,
             method=method, params=dict(params or {}), budget=float(budget), module=func.__module__,
-            expect=expect, expect_reason=expect_reason, sweeps=grids, diagram=diagram,
+            expect=expect, expect_reason=expect_reason, sweeps=grids, diagram=diagram, role=role,
+            reconstructed_from=reconstructed_from, near_miss=near_miss,
         )
         (registry or REGISTRY).add(c)
         return c

@@ -49,6 +49,8 @@ class ClaimItem(pytest.Item):
         opt = self.config.getoption
         result = run_claim(self.claim, profile=opt("wb_profile"), seed=opt("wb_seed"), jobs=opt("wb_jobs"))
         self.user_properties.append(("verdict", result.verdict.value))
+        self.user_properties.append(("grade", result.grade or ""))
+        self.user_properties.append(("role", self.claim.role))
         if result.verdict.value != self.claim.expect:
             raise ClaimFailure(result)
 
@@ -60,6 +62,8 @@ class ClaimItem(pytest.Item):
                  + (f"; expected {r.claim.expect}" if r.claim.expect != "VERIFIED" else ""),
                  f"  statement ({r.claim.source}): {r.claim.statement}",
                  f"  evidence ({r.claim.evidence}): {r.outcome.verdict.value}: {r.outcome.decision.summary}"]
+        if r.outcome.decision.sharpness:
+            lines.append(f"  sharpness: {r.outcome.decision.sharpness['sentence']}")
         for row in r.outcome.decision.rows:
             lines.append(f"    {row['quantity']}: measured {row['measured']}, claimed {row['claimed']}, "
                          f"tolerance {row['tolerance']} ({row['reason']})")

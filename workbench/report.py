@@ -93,11 +93,45 @@ def macro_name(*parts: str) -> str:
     return out
 
 
+ROLE_ORDER = {"headline": 0, "supporting": 1, "background": 2}
+
+
+def headline_counts(claims: list[dict[str, Any]], not_checked: list[dict[str, str]] | None) -> dict[str, int]:
+    """Per paper: headline results verified sharply, verified slack, not verified, not checked.
+
+    ``claims`` are stored results (with ``role``, ``verdict`` and ``grade``); ``not_checked`` the
+    paper's entries (dicts with ``role``)."""
+    head = [r for r in claims if r.get("role") == "headline"]
+    return {"sharp": sum(r["grade"] == "sharp" for r in head), "slack": sum(r["grade"] == "slack" for r in head),
+            "not_verified": sum(r["verdict"] != "VERIFIED" for r in head),
+            "not_checked": sum(e.get("role") == "headline" for e in (not_checked or []))}
+
+
+def verdict_counts(results: list[dict[str, Any]]) -> dict[str, int]:
+    """Counts over the papers' own results (background checks apart): verified sharply and slack,
+    refuted (and how many of those are reconstructed statements), inconclusive, error; and the
+    number of background checks."""
+    own = [r for r in results if r.get("role") != "background"]
+    return {"sharp": sum(r["grade"] == "sharp" for r in own), "slack": sum(r["grade"] == "slack" for r in own),
+            "REFUTED": sum(r["verdict"] == "REFUTED" for r in own),
+            "refuted_reconstructed": sum(r["verdict"] == "REFUTED" and r["reconstructed"] for r in own),
+            "INCONCLUSIVE": sum(r["verdict"] == "INCONCLUSIVE" for r in own),
+            "ERROR": sum(r["verdict"] == "ERROR" for r in own), "own": len(own),
+            "background": len(results) - len(own),
+            "VERIFIED": sum(r["verdict"] == "VERIFIED" for r in own)}
+
+
 def _paper_groups(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     papers: dict[str, dict[str, Any]] = {}
     for r in results:
         slug = r["paper"]["slug"]
         papers.setdefault(slug, {"paper": r["paper"], "claims": []})["claims"].append(r)
+    for slug, group in papers.items():
+        group["anchor"] = "paper-" + re.sub(r"[^A-Za-z0-9]+", "-", slug)
+        group["claims"].sort(key=lambda r: ROLE_ORDER.get(r.get("role"), 1))
+        group["counts"] = headline_counts(group["claims"], group["paper"].get("not_checked"))
+        group["own"] = [r for r in group["claims"] if r.get("role") != "background"]
+        group["background"] = [r for r in group["claims"] if r.get("role") == "background"]
     return list(papers.values())
 
 
@@ -112,11 +146,21 @@ def _label_at_values(axis: Any, values: Any) -> None:
         axis.set_minor_formatter(NullFormatter())
 
 
-def _figure(result: dict[str, Any], folder: Path) -> str | None:
-    """Draw the claim's figure when its evidence is a curve; return the file name or None."""
+def _figures(result: dict[str, Any], folder: Path) -> list[str]:
+    """Draw the claim's figures (one per piece of an AllOf); return their file names."""
     fig_data = (result["outcome"] or {}).get("decision", {}).get("figure")
     if not fig_data:
-        return None
+        return []
+    base = re.sub(r"[^A-Za-z0-9]+", "-", result["claim_id"])
+    if fig_data.get("type") == "parts":
+        names = [_figure(part, folder, f"{base}-{i + 1}") for i, part in enumerate(fig_data["parts"])]
+        return [n for n in names if n]
+    name = _figure(fig_data, folder, base)
+    return [name] if name else []
+
+
+def _figure(fig_data: dict[str, Any], folder: Path, base: str) -> str | None:
+    """Draw one figure of evidence (a rate or a bound); return the file name or None."""
     import numpy as np
 
     plt = _plt()
@@ -151,10 +195,12 @@ def _figure(result: dict[str, Any], folder: Path) -> str | None:
     ax.set_ylabel(textwrap.fill(str(fig_data.get("ylabel", "")), 32))
     if fig_data["type"] == "bound" and all(float(v).is_integer() for v in fig_data["x"]):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if fig_data.get("title"):
+        ax.set_title(str(fig_data["title"]), fontsize=9)
     ax.legend(frameon=False)
     ax.grid(True, which="both", alpha=0.25)
     fig.tight_layout()
-    name = f"{re.sub(r'[^A-Za-z0-9]+', '-', result['claim_id'])}.pdf"
+    name = f"{base}.pdf"
     fig.savefig(folder / name)
     plt.close(fig)
     return name
@@ -309,27 +355,47 @@ def _macros(run: dict[str, Any], results: list[dict[str, Any]]) -> str:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
         base = macro_name(r["paper"]["slug"], r["name"])
         lines.append(f"\\newcommand{{\\{base}Verdict}}{{{r['verdict']}}}")
-        outcome = r["outcome"] or {}
-        for key, value in (outcome.get("decision", {}).get("headline") or {}).items():
+        lines.append(f"\\newcommand{{\\{base}Role}}{{{r.get('role', '')}}}")
+        lines.append(f"\\newcommand{{\\{base}Grade}}{{{r.get('grade') or 'none'}}}")
+        decision = (r["outcome"] or {}).get("decision", {})
+        sharp = decision.get("sharpness") or {}
+        if isinstance(sharp.get("value"), (int, float)):
+            lines.append(f"\\newcommand{{\\{base}Sharpness}}{{{sharp['value']:.6g}}}")
+        for i, end in enumerate(sharp.get("range") or []):
+            lines.append(f"\\newcommand{{\\{base}Sharpness{'Low' if i == 0 else 'High'}}}{{{end:.6g}}}")
+        for key, value in (decision.get("headline") or {}).items():
             if isinstance(value, (int, float)):
                 lines.append(f"\\newcommand{{\\{macro_name(base[2:], key)}}}{{{value:.6g}}}")
     lines.append(f"\\newcommand{{\\wbClaimsTotal}}{{{len(results)}}}")
     for verdict in ("VERIFIED", "REFUTED", "INCONCLUSIVE", "ERROR"):
         lines.append(f"\\newcommand{{\\{macro_name('claims', verdict.lower())}}}{{{counts.get(verdict, 0)}}}")
+    vc = verdict_counts(results)
+    for key, name in (("sharp", "verified sharp"), ("slack", "verified slack"), ("background", "background")):
+        lines.append(f"\\newcommand{{\\{macro_name('claims', name)}}}{{{vc[key]}}}")
     return "\n".join(lines) + "\n"
 
 
 def _json(run: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
+    papers = _paper_groups([dict(r) for r in results])
     return {
         "run": {k: run[k] for k in ("id", "started", "finished", "status", "seed", "profile", "jobs", "backend")}
         | {"metadata": run["metadata"]},
+        "counts": verdict_counts(results),
+        "papers": [{"slug": g["paper"]["slug"], "headline": g["counts"], "not_checked": g["paper"].get("not_checked")}
+                   for g in papers],
         "claims": [
             {"id": r["claim_id"], "paper": r["paper"]["slug"], "verdict": r["verdict"], "note": r["note"],
+             "role": r.get("role"), "grade": r.get("grade"), "slack": r.get("grade") == "slack",
              "claim_verdict": (r["outcome"] or {}).get("verdict"),
              "evidence_kind": r["evidence_kind"], "reconstructed": r["reconstructed"],
+             "reconstructed_from": r.get("reconstructed_from"),
+             "sharpness": (r["outcome"] or {}).get("decision", {}).get("sharpness"),
+             "near_miss": (r["outcome"] or {}).get("decision", {}).get("near_miss"),
+             "declared_near_miss": r.get("near_miss"),
              "evidence": {k: (r["outcome"] or {}).get("decision", {}).get(k)
                           for k in ("summary", "error_probability", "headline", "counterexample")},
              "controls": [{"id": c["outcome_id"], "broken": c["broken"], "verdict": c["verdict"],
+                           "near_miss": c.get("near_miss", False),
                            "summary": c["decision"]["summary"]} for c in r["controls"]],
              "params": r["params"], "seconds": r["seconds"], "provenance": r["provenance"],
              "expect": r["expect"], "expect_reason": r["expect_reason"]}
@@ -367,19 +433,21 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
     messages: list[str] = []
     claims = _registered_claims(registry)
     for r in results:
-        fig = _figure(r, figures)
-        r["figure"] = f"figures/{fig}" if fig else None
+        r["figures"] = [f"figures/{name}" for name in _figures(r, figures)]
         r["previous"] = previous.get(r["claim_id"])
         r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
         r["sweeps"] = [sw for sw in sweeps if sw["claim_id"] == r["claim_id"]]
         r["diagram"] = _diagram(claims.get(r["claim_id"]), r, figures, messages)
-    counts = {v: sum(r["verdict"] == v for r in results) for v in VERDICT_COLOURS}
+    counts = verdict_counts(results)
     searches = store.latest_searches([r["claim_id"] for r in results])
+    papers = _paper_groups(results)
+    totals = {k: sum(g["counts"][k] for g in papers) for k in ("sharp", "slack", "not_verified", "not_checked")}
 
     def render(plain: bool) -> str:
         return environment(plain).get_template("report.tex.j2").render(
-            run=run, papers=_paper_groups(results), results=results, counts=counts, colours=VERDICT_COLOURS,
-            searches=searches)
+            run=run, papers=papers, results=results, counts=counts, colours=VERDICT_COLOURS,
+            searches=searches, totals=totals, undeclared=[g["paper"]["slug"] for g in papers
+                                                          if g["paper"].get("not_checked") is None])
 
     paths = {"tex": out / "report.tex", "macros": out / "claims.tex", "json": out / "results.json"}
     paths["tex"].write_text(render(plain=False))

@@ -15,9 +15,9 @@ from datetime import UTC
 from pathlib import Path
 from typing import Any
 
-from .execute import ClaimResult
+from .execute import ClaimResult, grade
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -52,6 +52,9 @@ CREATE TABLE IF NOT EXISTS claims (
     provenance TEXT NOT NULL,          -- 'cache', or 'ran: <why it was not taken from the cache>'
     expect TEXT NOT NULL,              -- the verdict the check is declared to reach
     expect_reason TEXT NOT NULL,
+    role TEXT NOT NULL DEFAULT 'supporting', -- headline | supporting | background
+    reconstructed_from TEXT,           -- where a reconstructed statement's reading comes from
+    near_miss TEXT,                    -- JSON of the claim's declared near miss, NULL for the default
     PRIMARY KEY (run_id, claim_id)
 );
 CREATE TABLE IF NOT EXISTS outcomes (
@@ -65,6 +68,7 @@ CREATE TABLE IF NOT EXISTS outcomes (
     evidence TEXT,                     -- JSON of the raw evidence, NULL on error
     traceback TEXT NOT NULL,
     seconds REAL NOT NULL,
+    near_miss INTEGER NOT NULL DEFAULT 0, -- for controls: 1 for a near-miss control
     PRIMARY KEY (run_id, outcome_id)
 );
 CREATE TABLE IF NOT EXISTS sweeps (
@@ -135,9 +139,27 @@ class Store:
                     self.conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
                 elif int(row[0]) > SCHEMA_VERSION:
                     raise StoreError(f"{self.path} was written by a newer workbench (schema {row[0]}); upgrade workbench")
+                elif int(row[0]) < SCHEMA_VERSION:
+                    self._migrate(int(row[0]))
                 self.conn.commit()
         except OSError as exc:
             raise StoreError(f"cannot create the database {self.path}: {exc}; choose another path with --db") from None
+
+    def _migrate(self, version: int) -> None:
+        """Bring a database of an older schema up to date (columns added, nothing removed)."""
+        if version < 2:
+            # Schema 2: claim roles, reconstruction sources, declared near misses, near-miss controls.
+            for table, column, decl in (("claims", "role", "TEXT NOT NULL DEFAULT 'supporting'"),
+                                        ("claims", "reconstructed_from", "TEXT"),
+                                        ("claims", "near_miss", "TEXT"),
+                                        ("outcomes", "near_miss", "INTEGER NOT NULL DEFAULT 0")):
+                have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+            # A version-1 row knew only whether it was reconstructed, not from where.
+            self.conn.execute("UPDATE claims SET reconstructed_from='not recorded' WHERE reconstructed=1 "
+                              "AND reconstructed_from IS NULL")
+        self.conn.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
@@ -206,23 +228,32 @@ class Store:
         ran or came from the cache, and why it ran."""
         c = result.claim
         with self._guard("write"), self.conn:
-            self.conn.execute(
-                "INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (run_id, c.id, json.dumps(c.paper.as_dict()), c.name, c.statement, c.source, c.description,
-                 c.method, c.evidence, int(c.reconstructed), json.dumps(result.params, default=str),
-                 result.verdict.value, result.note, result.seconds, _now(), provenance, c.expect,
-                 c.expect_reason),
-            )
-            rows = [("claim", result.outcome, "")] + [("control", o, ctl.broken) for ctl, o in result.controls]
-            for role, o, broken in rows:
+            record = {
+                "run_id": run_id, "claim_id": c.id, "paper": json.dumps(c.paper.as_dict()), "name": c.name,
+                "statement": c.statement, "source": c.source, "description": c.description, "method": c.method,
+                "evidence_kind": c.evidence, "reconstructed": int(c.reconstructed),
+                "params": json.dumps(result.params, default=str), "verdict": result.verdict.value,
+                "note": result.note, "seconds": result.seconds, "finished": _now(), "provenance": provenance,
+                "expect": c.expect, "expect_reason": c.expect_reason, "role": c.role,
+                "reconstructed_from": c.reconstructed_from,
+                "near_miss": json.dumps(c.near_miss.as_dict()) if c.near_miss is not None else None,
+            }
+            self.conn.execute(f"INSERT OR REPLACE INTO claims ({', '.join(record)}) "
+                              f"VALUES ({', '.join(':' + k for k in record)})", record)
+            rows = [("claim", result.outcome, "", False)] + [("control", o, ctl.broken, ctl.near_miss)
+                                                              for ctl, o in result.controls]
+            for role, o, broken, near in rows:
                 self.conn.execute(
-                    "INSERT OR REPLACE INTO outcomes VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT OR REPLACE INTO outcomes (run_id, claim_id, role, outcome_id, broken, verdict, decision, "
+                    "evidence, traceback, seconds, near_miss) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     (run_id, c.id, role, o.id, broken, o.verdict.value, json.dumps(o.decision.as_dict(), default=float),
-                     json.dumps(o.evidence, default=str) if o.evidence is not None else None, o.traceback, o.seconds),
+                     json.dumps(o.evidence, default=str) if o.evidence is not None else None, o.traceback, o.seconds,
+                     int(near)),
                 )
 
     def results(self, run_id: int) -> list[dict[str, Any]]:
-        """Claims of a run in the order they finished, each with ``outcome`` and ``controls``."""
+        """Claims of a run in the order they finished, each with ``outcome``, ``controls`` and
+        ``grade`` (``"sharp"``/``"slack"`` for a VERIFIED claim, else None)."""
         with self._guard("read"):
             claims = self.conn.execute("SELECT * FROM claims WHERE run_id=? ORDER BY rowid", (run_id,)).fetchall()
             outs = self.conn.execute("SELECT * FROM outcomes WHERE run_id=? ORDER BY rowid", (run_id,)).fetchall()
@@ -231,6 +262,7 @@ class Store:
             d = dict(o)
             d["decision"] = json.loads(d["decision"])
             d["evidence"] = json.loads(d["evidence"]) if d["evidence"] else None
+            d["near_miss"] = bool(d.get("near_miss"))
             by_claim.setdefault(d["claim_id"], []).append(d)
         out = []
         for row in claims:
@@ -238,9 +270,11 @@ class Store:
             d["paper"] = json.loads(d["paper"])
             d["params"] = json.loads(d["params"])
             d["reconstructed"] = bool(d["reconstructed"])
+            d["near_miss"] = json.loads(d["near_miss"]) if d.get("near_miss") else None
             parts = by_claim.get(d["claim_id"], [])
             d["outcome"] = next((p for p in parts if p["role"] == "claim"), None)
             d["controls"] = [p for p in parts if p["role"] == "control"]
+            d["grade"] = grade(d["verdict"], (d["outcome"] or {}).get("decision", {}).get("near_miss"))
             out.append(d)
         return out
 

@@ -35,7 +35,7 @@ PAPER = Paper(
          "(DAve-RPG, PIAG) on regularised logistic regression over real data sets (rcv1, "
          "epsilon).",
          "an empirical comparison on the paper's data sets and cluster, not a mathematical "
-         "statement; the simulated delays here are not MPI asynchrony"),
+         "statement; the simulated delays here are not MPI asynchrony", "headline"),
     ),
 )
 
@@ -78,8 +78,8 @@ def _cut_evidence(ctx, problem):
                      "covers their rounding (a few hundred terms of size <= 100)")
 
 
-@claim(PAPER, source="Cut model of the bundle method (authors' public code); validity for "
-                     "convex f_i derived in the research notes", evidence="bound", reconstructed=True,
+@claim(PAPER, role="background", source="Cut model of the bundle method (authors' public code); validity for "
+                     "convex f_i derived in the research notes", evidence="bound", reconstructed_from="the authors' public code",
        statement=r"For convex $f_i$ every cut stored by the server, however stale, is a global "
        r"minorant: $f_i(x) \ge f_i(z_{ij}) + \langle g_{ij}, x - z_{ij}\rangle$ for all $x$; hence "
        r"the bundle model is below $F$ and its minimum is a lower bound on $F^\star$.",
@@ -118,8 +118,8 @@ def _convergence_bound(gaps, labels, taus):
                      "of F (a sum of a few hundred logistic terms)")
 
 
-@claim(PAPER, source="Abstract; Theorem 4.5 (deterministic setting) not read", evidence="bound",
-       reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract; Theorem 4.5 (deterministic setting) not read", evidence="bound",
+       reconstructed_from="the abstract",
        statement=r"The asynchronous bundle method, with parameters that do not depend on the maximal "
        r"delay $\tau$, reaches $F(x_k) - F^\star \le 10^{-6}F^\star$ on a strongly convex "
        r"distributed problem for every level of asynchrony tried.",
@@ -204,9 +204,9 @@ def _delay_evidence(ctx, control):
                     "INCONCLUSIVE, not VERIFIED)")
 
 
-@claim(PAPER, source="Abstract (how convergence time depends on the level of asynchrony); the "
+@claim(PAPER, role="headline", source="Abstract (how convergence time depends on the level of asynchrony); the "
                      "linear dependence is the PIAG-type form of the research notes, Theorem 4.5 "
-                     "not read", evidence="rate", reconstructed=True,
+                     "not read", evidence="rate", reconstructed_from="the abstract",
        statement=r"The number of server iterations the asynchronous bundle method needs to reach "
        r"a fixed accuracy grows at most linearly in the maximal delay: $O(\tau + 1)$ at fixed "
        r"problem and accuracy, with parameters that do not depend on $\tau$.",

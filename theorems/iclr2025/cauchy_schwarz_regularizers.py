@@ -32,6 +32,11 @@ PAPER = Paper(
     arxiv="2503.01639",
     identifier="ICLR 2025 (OpenReview)",
     url="https://arxiv.org/abs/2503.01639",
+    not_checked=(
+        ('The experiments: Cauchy-Schwarz regularizers recover binary and ternary vectors from linear measurements and quantize neural-network weights with little loss of accuracy.',
+         'not yet reproduced here; the recovery experiment fits this machine at small size and is planned',
+         'headline'),
+    ),
 )
 
 VECTOR_REGULARIZERS = ("binary", "one_sided", "ternary")
@@ -109,9 +114,9 @@ def _sos_expressions(ctx, binary_n_shift=0):
     return exprs, labels
 
 
-@claim(PAPER, source="Sec. 2 (the CS principle) and its instances (symmetric binary, one-sided "
+@claim(PAPER, role="supporting", source="Sec. 2 (the CS principle) and its instances (symmetric binary, one-sided "
                      "binary, symmetric ternary, eigenvector, orthogonal columns)",
-       evidence="symbolic", reconstructed=True,
+       evidence="symbolic", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"For each instance, $\ell(x)=\|u\|^2\|v\|^2-\langle u,v\rangle^2 = \sum_{i<j}"
                  r"(u_iv_j-u_jv_i)^2 \ge 0$, with $\ell_{\mathrm{bin}}=N\|x\|_4^4-\|x\|_2^4$ "
                  r"($u=x\circ x$, $v=\mathbf 1$), $\ell_{\mathrm{one}}=\|x\|_2^2\|x\|_4^4-(\sum_i "
@@ -200,8 +205,8 @@ def _fixed_scale(name, x, C=None):
     raise ValueError(name)
 
 
-@claim(PAPER, source="Abstract ('CS regularizers automatically adapt to the appropriate scale')",
-       evidence="symbolic", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract ('CS regularizers automatically adapt to the appropriate scale')",
+       evidence="symbolic", reconstructed_from="the abstract",
        statement=r"Scale adaptivity: each CS regularizer is homogeneous, $\ell(tx)=t^{k}\ell(x)$ "
                  r"($k=4,6,8$ for binary, one-sided, ternary), and vanishes on the whole target "
                  r"set at every scale: $\ell(\alpha s)=0$ for all $\alpha$ and all "
@@ -241,9 +246,9 @@ def _euler_expressions(ctx, regularizer):
     return exprs, labels
 
 
-@claim(PAPER, source="Abstract ('can be free of spurious stationary points'); Sec. on stationary "
+@claim(PAPER, role="headline", source="Abstract ('can be free of spurious stationary points'); Sec. on stationary "
                      "points",
-       evidence="symbolic", reconstructed=True,
+       evidence="symbolic", reconstructed_from="the abstract",
        statement=r"Every stationary point of each CS regularizer is a global minimiser: "
                  r"$\langle x,\nabla\ell(x)\rangle = k\,\ell(x)$ (Euler's identity for the "
                  r"degree-$k$ homogeneous $\ell$), so $\nabla\ell(x)=0$ implies $\ell(x)=0=\min\ell$ "

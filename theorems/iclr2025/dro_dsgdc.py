@@ -42,22 +42,22 @@ PAPER = Paper(
          "c*delta the count is gap/(c*delta^2), and exact noise-free gradient descent with the "
          "same steps gives the same slope 2 while the clipping threshold never fires; a check "
          "with power needs an instance where the gradient noise and the clipping bind, not "
-         "built here"),
+         "built here", "headline"),
         (r"The variance-reduced D-SGD-C (a SPIDER-type estimator with the clipped $x$-step) finds "
          r"an $\epsilon$-stationary point with $O(\epsilon^{-3})$ stochastic gradients.",
          "on the instances that run here the measured exponent is fixed by the batch schedule: "
          "at a constant step the iteration count grows like 1/delta and the cost per iteration "
          "like sqrt(|S1|) ~ delta^-1/2, so fresh mini-batches without the SPIDER recursion give "
          "the same slope 3/2; a check with power needs an instance where the gradient noise "
-         "and the clipping bind, not built here"),
+         "and the clipping bind, not built here", "headline"),
         (r"The $O(\epsilon^{-4})$ gradient complexity of D-SGD-C matches the result of Jin et al. "
          r"(2021), and its proof is much simpler thanks to partially generalized smoothness and "
          r"partially affine variance.",
-         "a comparison of proofs and of published bounds, not a computation"),
+         "a comparison of proofs and of published bounds, not a computation", "supporting"),
         ("Our algorithms outperform the existing DRO method (Jin et al., 2021) on a number of "
          "tasks.",
          "an empirical comparison on the paper's data sets and models, which are not available "
-         "here; not a mathematical statement"),
+         "here; not a mathematical statement", "headline"),
     ),
 )
 
@@ -79,7 +79,7 @@ def _duality(ctx, positive_part):
                            "is found by brentq to 1e-14; 1e-7 covers the solver's tolerance")
 
 
-@claim(PAPER, source="Dual formulation of psi-divergence DRO used by the paper (Jin et al. "
+@claim(PAPER, role="background", source="Dual formulation of psi-divergence DRO used by the paper (Jin et al. "
                      "2021, arXiv:2110.12459)", evidence="certificate",
        statement=r"For $\psi(t) = (t-1)^2$: $\sup_{Q}\mathbb E_Q\ell - \lambda D_\psi(Q\|P) = "
        r"\min_\eta \lambda\,\mathbb E_P\psi^*((\ell - \eta)/\lambda) + \eta$ with "
@@ -124,9 +124,9 @@ def _smoothness(ctx, lam_factor):
                      "bound's magnitude cover the rounding of those sums")
 
 
-@claim(PAPER, source="Abstract (partially generalized smoothness of the dual); constants derived in "
+@claim(PAPER, role="headline", source="Abstract (partially generalized smoothness of the dual); constants derived in "
                      "the research notes, the paper's exact statement not read", evidence="bound",
-       reconstructed=True,
+       reconstructed_from="the abstract",
        statement=r"With $\ell$ $G$-Lipschitz and $M$-smooth in $x$: $0 \le \partial^2_{\eta\eta}L \le "
        r"\frac1{2\lambda}$, $\|\nabla_x\partial_\eta L\| \le \frac{G}{2\lambda}$ and "
        r"$\|\nabla^2_{xx}L\| \le M(1 - \partial_\eta L) + \frac{G^2}{2\lambda}$: the $\eta$-block is "
@@ -171,9 +171,9 @@ def _variance(ctx, affine):
                      "cover the rounding of those sums")
 
 
-@claim(PAPER, source="Abstract (partially affine variance of the gradient noise); form and "
+@claim(PAPER, role="supporting", source="Abstract (partially affine variance of the gradient noise); form and "
                      "constants derived here, the paper's statement not read", evidence="bound",
-       reconstructed=True,
+       reconstructed_from="the abstract",
        statement=r"With $\ell$ $G$-Lipschitz in $x$, one-sample gradients of the dual satisfy "
        r"$\mathbb E\|g_x - \nabla_xL\|^2 \le \sigma_0^2 + G^2(1 - \partial_\eta L)^2$ and "
        r"$\mathrm{Var}(g_\eta) \le \mathrm{Var}(\ell)/(4\lambda^2)$, with "

@@ -52,7 +52,7 @@ PAPER = Paper(
         ("Our approach significantly improves the best-known complexity bounds for convex "
          "objectives.",
          "a comparison with the bounds proved in earlier papers, not a property of any "
-         "computation; the bounds themselves are checked by the rate claims"),
+         "computation; the bounds themselves are checked by the rate claims", "supporting"),
         (r"For convex $(L_0, L_1)$-smooth $f$, the accelerated method (AGMsDR with the "
          r"$(L_0, L_1)$ gradient step) reaches $f(x_k) - f^\star \le \varepsilon$ within "
          r"$O\big(\sqrt{L_0R^2/\varepsilon} + \lceil(L_1R)^{2/3}\rceil"
@@ -61,7 +61,7 @@ PAPER = Paper(
          "the non-accelerated (L0, L1) gradient method included, converges linearly and passes "
          "the same slope test: the sqrt(L0 R^2/eps) term is never exercised; a check with power "
          "needs a convex, not strongly convex, (L0, L1)-smooth instance with a certified "
-         "worst case, not built here (the L1 = 0 corner is checked by accelerated_rate_l1_zero)"),
+         "worst case, not built here (the L1 = 0 corner is checked by accelerated_rate_l1_zero)", "headline"),
     ),
 )
 
@@ -95,8 +95,8 @@ PAIR_PARAMS = {
 }
 
 
-@claim(PAPER, source="Abstract ('new insights into the structure of this function class'); forms "
-                     "derived by Grönwall, the paper's lemma statements not read", evidence="bound", reconstructed=True,
+@claim(PAPER, role="supporting", source="Abstract ('new insights into the structure of this function class'); forms "
+                     "derived by Grönwall, the paper's lemma statements not read", evidence="bound", reconstructed_from="the abstract",
        statement=r"If $f$ is $(L_0, L_1)$-smooth then for all $x, y$ with $r = \|y - x\|$: "
        r"$\|\nabla f(y) - \nabla f(x)\| \le (\frac{L_0}{L_1} + \|\nabla f(x)\|)(e^{L_1 r} - 1)$ and "
        r"$f(y) \le f(x) + \langle\nabla f(x), y - x\rangle + \frac{L_0 + L_1\|\nabla f(x)\|}{L_1^2}"
@@ -158,8 +158,8 @@ def _descent_runs(ctx):
     return out
 
 
-@claim(PAPER, source="Gradient method of the paper; step size and one-step decrease derived here "
-                     "from the function upper bound (the paper's step rule not read)", evidence="bound", reconstructed=True,
+@claim(PAPER, role="supporting", source="Gradient method of the paper; step size and one-step decrease derived here "
+                     "from the function upper bound (the paper's step rule not read)", evidence="bound", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"The gradient method $x_{k+1} = x_k - h_k\nabla f(x_k)$ with "
        r"$h_k = \frac{1}{L_1 g_k}\ln(1 + \frac{L_1 g_k}{L_0 + L_1 g_k})$, $g_k = \|\nabla f(x_k)\|$, "
        r"decreases $f$ by at least $\Delta(g_k) = \frac{L_0 + L_1 g_k}{L_1^2}\,\omega(u_k) \ge "
@@ -212,8 +212,8 @@ def _rate_runs(ctx, method="l0l1"):
             (cs, rng.uniform(-3.0, 3.0, size=(n, d)), method, 1.0 / cs.L0 if step else None)]
 
 
-@claim(PAPER, source="Abstract (nonconvex rate recovers O(L0 F0/eps^2 + L1 F0/eps)); constant 3 "
-                     "from our descent lemma", evidence="bound", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract (nonconvex rate recovers O(L0 F0/eps^2 + L1 F0/eps)); constant 3 "
+                     "from our descent lemma", evidence="bound", reconstructed_from="the abstract",
        statement=r"For $(L_0, L_1)$-smooth $f$ bounded below, the gradient method with the "
        r"$(L_0, L_1)$ step satisfies $\min_{k<T}\frac{\|\nabla f(x_k)\|^2}{L_0 + L_1\|\nabla f(x_k)\|}"
        r"\le \frac{3(f(x_0) - f^\star)}{T}$ for every $T$, i.e. $\|\nabla f\| \le \varepsilon$ within "
@@ -285,9 +285,9 @@ COMPLEXITY_PARAMS = {
 }
 
 
-@claim(PAPER, source="Abstract; convex complexity as quoted by the sciencestack summary of "
+@claim(PAPER, role="headline", source="Abstract; convex complexity as quoted by the sciencestack summary of "
                      "arXiv:2410.10800; run with our derived step size", evidence="rate",
-       reconstructed=True,
+       reconstructed_from="the abstract",
        statement=r"For convex $(L_0, L_1)$-smooth $f$ the gradient method with the $(L_0, L_1)$ "
        r"step reaches $f(x_k) - f^\star \le \varepsilon$ within "
        r"$O\big(\frac{L_0R^2}{\varepsilon} + L_1R\ln\frac{F_0}{\varepsilon}\big)$ iterations, "
@@ -309,7 +309,7 @@ def constant_step(ctx):
     return _complexity_evidence(ctx, "constant")
 
 
-@claim(PAPER, source="Abstract (Polyak stepsizes nearly as good without knowing (L0, L1)); "
+@claim(PAPER, role="headline", source="Abstract (Polyak stepsizes nearly as good without knowing (L0, L1)); "
                      "complexity expression from the summary page", evidence="rate",
        statement=r"For convex $(L_0, L_1)$-smooth $f$ the gradient method with Polyak steps "
        r"$h_k = \frac{f(x_k) - f^\star}{\|\nabla f(x_k)\|^2}$, which need no $(L_0, L_1)$, reaches "
@@ -329,8 +329,8 @@ def _(ctx):
     return _complexity_evidence(ctx, "constant")
 
 
-@claim(PAPER, source="Abstract (the normalized gradient method nearly as good as methods that "
-                     "know (L0, L1)); step parameter ours", evidence="rate", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract (the normalized gradient method nearly as good as methods that "
+                     "know (L0, L1)); step parameter ours", evidence="rate", reconstructed_from="the abstract",
        statement=r"For convex $(L_0, L_1)$-smooth $f$ the normalized gradient method "
        r"$x_{k+1} = x_k - \beta\frac{\nabla f(x_k)}{\|\nabla f(x_k)\|}$ with "
        r"$\beta = \sqrt{\varepsilon/L_0}$ (no $L_1$ needed) reaches $\varepsilon$ within "
@@ -350,10 +350,10 @@ def _(ctx):
     return _complexity_evidence(ctx, "constant")
 
 
-@claim(PAPER, source="Derived from the paper's framework: any step within a constant factor of "
+@claim(PAPER, role="background", source="Derived from the paper's framework: any step within a constant factor of "
                      "1/(L0 + L1 ||grad f||) keeps the one-step decrease, hence the convex complexity "
                      "of the abstract; the paper's own statement on clipping not read", evidence="rate",
-       reconstructed=True,
+       reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"For convex $(L_0, L_1)$-smooth $f$, gradient descent with clipping, "
        r"$h_k = \min\big(\frac{1}{2L_0}, \frac{1}{2L_1\|\nabla f(x_k)\|}\big)$ (so "
        r"$\frac{1}{2(L_0 + L_1 g_k)} \le h_k \le \frac{1}{L_0 + L_1 g_k}$), reaches "
@@ -401,9 +401,9 @@ def _accelerated_rate_evidence(ctx, accelerated):
                      "above the initial gap are not counted")
 
 
-@claim(PAPER, source="Abstract (an accelerated method); in the L1 = 0 corner the AGMsDR "
+@claim(PAPER, role="supporting", source="Abstract (an accelerated method); in the L1 = 0 corner the AGMsDR "
                      "estimate-sequence bound of Nesterov, Gasnikov, Guminov & Dvurechensky (2020), "
-                     "the paper's theorem not read", evidence="bound", reconstructed=True,
+                     "the paper's theorem not read", evidence="bound", reconstructed_from="the abstract",
        statement=r"With $L_1 = 0$ (so the $(L_0, L_1)$ step is $1/L_0$), AGMsDR satisfies "
        r"$f(x_k) - f^\star \le \frac{2L_0\|x_0 - x^\star\|^2}{k^2}$ at every $k$: the accelerated "
        r"$O(\sqrt{L_0R^2/\varepsilon})$ complexity.",
@@ -443,7 +443,7 @@ def _convex_pep(ctx, gamma):
                            "Teboulle's tight value, below the O(L0 R^2/eps) rate's L0 R^2/(2N)")
 
 
-@claim(PAPER, source="Convex gradient-method guarantee (abstract) in the limit L1 = 0, where the "
+@claim(PAPER, role="supporting", source="Convex gradient-method guarantee (abstract) in the limit L1 = 0, where the "
                      "class is L0-smooth convex functions; tight value from Drori & Teboulle 2014", evidence="certificate",
        statement=r"With $L_1 = 0$ the $(L_0, L_1)$ step is $h = 1/L_0$ and the convex guarantee "
        r"reduces to $O(L_0R^2/\varepsilon)$; the worst case over all convex $L_0$-smooth $f$ after "
@@ -476,9 +476,9 @@ def _nonconvex_pep(ctx, gamma):
                        why="CLARABEL accuracy about 1e-9 relative; 1e-6 is a margin for it")
 
 
-@claim(PAPER, source="Abstract (nonconvex rate recovers the known O(L0 F0/eps^2)) in the limit "
+@claim(PAPER, role="supporting", source="Abstract (nonconvex rate recovers the known O(L0 F0/eps^2)) in the limit "
                      "L1 = 0; constant from our descent lemma", evidence="certificate",
-       reconstructed=True,
+       reconstructed_from="the abstract",
        statement=r"With $L_1 = 0$ the $(L_0, L_1)$ gradient method on any $L_0$-smooth (nonconvex) "
        r"$f$ satisfies $\min_{k \le N}\|\nabla f(x_k)\|^2 \le \frac{2L_0(f(x_0) - f(x_N))}{N}$.",
        method="PEPit worst case over all $L_0$-smooth functions with "

@@ -33,16 +33,16 @@ PAPER = Paper(
         (r"Deciding $\mathrm{NCTD}^+(\mathcal B(G))\le k$ is NP-hard, even when restricted to instances with "
          r"$k=2$ in which all balls of $G$ are present.",
          "NP-hardness is a statement about all polynomial-time algorithms; no finite computation checks it "
-         "(the exact solvers here are exponential by design)."),
+         "(the exact solvers here are exponential by design).", "headline"),
         (r"Near-tight running-time upper and lower bounds for the problem on general graphs.",
          "the lower bounds are conditional (on a hypothesis such as ETH) and quantify over all algorithms; "
-         "the matching upper-bound algorithm is not implemented and its running time is asymptotic."),
+         "the matching upper-bound algorithm is not implemented and its running time is asymptotic.", "headline"),
         (r"The problem is fixed-parameter tractable when parameterised by the vertex integrity of $G$.",
          "FPT is an asymptotic statement (f(k) poly(n) for some computable f); the paper's algorithm was not "
-         "readable and is not implemented."),
+         "readable and is not implemented.", "headline"),
         (r"No FPT algorithm exists when parameterised by the feedback vertex number plus the pathwidth of $G$, "
          r"even combined with $k$.",
-         "a conditional lower bound (parameterised hardness) over all algorithms; not decidable by computation."),
+         "a conditional lower bound (parameterised hardness) over all algorithms; not decidable by computation.", "headline"),
     ),
 )
 
@@ -61,8 +61,8 @@ def _closed_forms(ctx, ignore_nested: bool) -> Identity:
                     quantity="NCTD+ of the balls", labels=labels)
 
 
-@claim(PAPER, source="Definitions (Sec. 2; Chalopin, Chepoi, Mc Inerney & Ratel, COLT 2024); the values are derived "
-       "from them, not stated in the paper", evidence="identity", reconstructed=True,
+@claim(PAPER, role="background", source="Definitions (Sec. 2; Chalopin, Chepoi, Mc Inerney & Ratel, COLT 2024); the values are derived "
+       "from them, not stated in the paper", evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        params={"max_complete": Param(6, full=8, low=3, high=12, doc="largest complete graph K_n"),
                "max_half_cycle": Param(4, full=5, low=2, high=7, doc="largest even cycle C_2m (value of m)")},
        statement=r"$\mathrm{NCTD}^+(\mathcal B(K_n))=2$ for $n\ge3$ (the balls are the singletons and $V$; $T(V)$ "
@@ -94,8 +94,8 @@ def _agreement(ctx, ignore_nested: bool) -> Identity:
                     quantity="NCTD+ (integer programme vs backtracking)", labels=[n for n, _ in graphs])
 
 
-@claim(PAPER, source="Problem B-NCTD+ (Sec. 2): instance-level check of the objects of the hardness theorems",
-       evidence="identity", reconstructed=True,
+@claim(PAPER, role="background", source="Problem B-NCTD+ (Sec. 2): instance-level check of the objects of the hardness theorems",
+       evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        params={"max_nodes": Param(4, full=5, low=1, high=6, doc="largest number of vertices of the atlas graphs")},
        statement=r"On every connected graph with at most four (full profile: five) vertices, the least $k$ admitting a non-clashing "
        r"positive teaching map of $\mathcal B(G)$ is the same for a 0-1 integer programme and for an exhaustive "

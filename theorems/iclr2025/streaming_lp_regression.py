@@ -48,20 +48,20 @@ PAPER = Paper(
     not_checked=(
         (r"For $p=2$, $\Omega(n^2)$ bits of space are required in general, even to output a constant-factor "
          r"solution.",
-         "a space lower bound over all streaming algorithms (communication complexity); no computation checks it."),
+         "a space lower bound over all streaming algorithms (communication complexity); no computation checks it.", "headline"),
         (r"For $p=1$, the cost cannot be estimated even to an $o(\sqrt n)$ factor in $\mathrm{poly}(n)$ space.",
-         "an impossibility result over all poly(n)-space algorithms."),
+         "an impossibility result over all poly(n)-space algorithms.", "headline"),
         (r"Outputting a $(1+\varepsilon)$-approximate solution $\mathbf x$ requires $\Omega(d)$ space for $p>1$; "
          r"$\kappa$-approximations require $\tilde\Omega(d/\kappa^{2q})$ space.",
-         "space lower bounds over all algorithms."),
+         "space lower bounds over all algorithms.", "headline"),
         (r"A $\kappa$-approximate solution can be output in space $\mathrm{poly}(n)\cdot\tilde O(d/\kappa^q)$ "
          r"for $p>1$, and a $\sqrt n$-approximation in $\mathrm{poly}(n,\log d)$ space for $p=1$.",
          "the solution-output algorithms were not readable (only the abstract) and are not implemented; the "
-         "bounds are asymptotic with unpublished constants."),
+         "bounds are asymptotic with unpublished constants.", "headline"),
         (r"The sparse instance corresponds to $\tilde O(\varepsilon^{-2}n^2)$ bits of space in general and an "
          r"$\tilde O(\varepsilon^{-2}n)$-space semi-streaming algorithm for $\ell_p$ flow sparsifiers.",
          "bit-level space accounting with polylogarithmic factors hidden in the tilde; only the number of "
-         "kept columns is measured here."),
+         "kept columns is measured here.", "supporting"),
     ),
 )
 
@@ -107,8 +107,8 @@ _STATEMENT = (r"Keeping column $j$ of $A$ with probability $\pi_j=\min(1, C\vare
               r"$(1\pm\varepsilon)\,\mathrm{OPT}_p$.")
 
 
-@claim(PAPER, source="Abstract (cost estimation for p in [2, inf] on O~(eps^-2 n) columns); sampler reconstructed",
-       evidence="proportion", reconstructed=True,
+@claim(PAPER, role="supporting", source="Abstract (cost estimation for p in [2, inf] on O~(eps^-2 n) columns); sampler reconstructed",
+       evidence="proportion", reconstructed_from="the abstract",
        params={**_PARAMS, "oversampling": Param(OVERSAMPLING_CONSTANT, low=0.001, high=100.0,
                                                 doc="the constant C of pi_j (fixed at 3 in advance; sweeps vary it)")},
        statement=_STATEMENT + r" Here $p=2$.",
@@ -125,8 +125,8 @@ def uniform_sampling_l2(ctx):
     return _sampling(ctx, 2.0, uniform=True)
 
 
-@claim(PAPER, source="Abstract (cost estimation for p in [2, inf] on O~(eps^-2 n) columns); sampler reconstructed",
-       evidence="proportion", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract (cost estimation for p in [2, inf] on O~(eps^-2 n) columns); sampler reconstructed",
+       evidence="proportion", reconstructed_from="the abstract",
        params={**_PARAMS, "trials": Param(40, full=200, low=10, high=10**5, doc="independent samplings")},
        statement=_STATEMENT + r" Here $p=\infty$ ($\ell_1$ Lewis weights).",
        method="Coherent instance scaled for q = 1; OPT_inf = 1 / max{s : A z = s b, ||z||_inf <= 1} by HiGHS "
@@ -177,7 +177,7 @@ def _flows(ctx, nonnegative: bool) -> Identity:
                     quantity="OPT_p of the incidence matrix with b = e_s - e_t", labels=labels)
 
 
-@claim(PAPER, source="Abstract: on incidence matrices l_p regression is transshipment (p=1), electrical flow "
+@claim(PAPER, role="background", source="Abstract: on incidence matrices l_p regression is transshipment (p=1), electrical flow "
        "(p=2) and max flow (p=inf) on undirected graphs", evidence="identity", params={},
        statement=r"For the incidence matrix $B$ of an undirected graph and $b=e_s-e_t$: "
        r"$\mathrm{OPT}_1=\mathrm{dist}(s,t)$, $\mathrm{OPT}_2^2=R_{\mathrm{eff}}(s,t)$ and "
@@ -227,9 +227,9 @@ def _one_pass(ctx, uniform: bool = False, rescale: bool = True) -> Proportion:
                             f"of {d} columns")
 
 
-@claim(PAPER, source="Abstract: a one-pass column-arrival streaming algorithm builds a sparse instance on "
+@claim(PAPER, role="headline", source="Abstract: a one-pass column-arrival streaming algorithm builds a sparse instance on "
        "O~(eps^-2 n) columns with (1 +- eps) cost (p = 2; the online sampler is our reconstruction)",
-       evidence="proportion", reconstructed=True,
+       evidence="proportion", reconstructed_from="the abstract",
        params={"n": Param(10, full=10, low=2, high=200, doc="rows of A (constraints)"),
                "d": Param(100_000, full=200_000, low=100, high=10**7, doc="columns of A (stream length)"),
                "epsilon": Param(0.2, low=0.01, high=0.9, doc="target relative accuracy of the cost"),
@@ -295,8 +295,8 @@ def _p_between(ctx, uniform: bool = False, rescale_power: float | None = None) -
                             f"{max_columns:.0f} of {d} columns")
 
 
-@claim(PAPER, source="Abstract: 'This extends to p in (1, 2) with O~(eps^2 n^{q/2}) columns' (eps^2 read as eps^-2); "
-       "sampler reconstructed", evidence="proportion", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract: 'This extends to p in (1, 2) with O~(eps^2 n^{q/2}) columns' (eps^2 read as eps^-2); "
+       "sampler reconstructed", evidence="proportion", reconstructed_from="the abstract",
        params={"n": Param(10, full=10, low=2, high=200, doc="rows of A (constraints; more than isolated_rows)"),
                "d": Param(40_000, full=80_000, low=100, high=10**6, doc="columns of A (stream length)"),
                "p": Param(1.5, low=1.34, high=1.95,

@@ -54,19 +54,19 @@ PAPER = Paper(
         (r"Empirical risk minimisation with output perturbation achieves \emph{tight} "
          r"unlearning-utility-complexity trade-offs for in-distribution forget data.",
          "tightness is a lower bound over all certified unlearning algorithms; only the upper-bound side "
-         "(certificate, deletion capacity of this mechanism) is checked."),
+         "(certificate, deletion capacity of this mechanism) is checked.", "headline"),
         (r"A separation from unlearning ``for free'' via differential privacy (DP learners cannot match the "
          r"deletion capacity of unlearning).",
          "a lower bound on the utility of every differentially private learner; not checkable by running "
-         "particular mechanisms."),
+         "particular mechanisms.", "headline"),
         (r"For in-distribution forget data the deletion capacity of ERM with output perturbation is "
          r"dimension-free (it does not grow with $d$ at a fixed risk budget).",
          "our reading of the summary; with features normalised to ||x|| <= 1 the excess risk of the noise is "
          "sigma^2 tr E[xx^T]/2 = sigma^2/2 whatever d by construction, so a computation would only measure the "
-         "d-dependence of the gradient bound G of our instance, not the statement."),
+         "d-dependence of the gradient bound G of our instance, not the statement.", "supporting"),
         (r"The robust and noisy gradient descent amortises unlearning time \emph{without compromising utility}.",
          "the utility guarantee of the robust method is asymptotic and its exact statement was not readable; "
-         "only the iteration counts are checked."),
+         "only the iteration counts are checked.", "headline"),
     ),
 )
 
@@ -123,8 +123,8 @@ def _certificate(ctx, ood_label: float | None) -> Bound:
                  x=xs, xlabel="warm-started gradient steps T")
 
 
-@claim(PAPER, source="Abstract and Sec. 3-4 summary (ERM with output perturbation, in-distribution); "
-       "mechanism and constants reconstructed", evidence="bound", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract and Sec. 3-4 summary (ERM with output perturbation, in-distribution); "
+       "mechanism and constants reconstructed", evidence="bound", reconstructed_from="the abstract",
        params={**_DATA, **_CERT,
                "n_sets": Param(3, full=12, low=1, high=1000, doc="random forget sets per (f, T)"),
                "forget_sizes": Param((1, 4, 16), doc="forget-set sizes f"),
@@ -197,8 +197,8 @@ _AUDIT = {**_DATA, **_CERT,
                                 doc="released noise as a multiple of the calibrated sigma (1 = the mechanism)")}
 
 
-@claim(PAPER, source="Definition of (q, epsilon)-Rényi unlearning (abstract: certification analogous to DP); "
-       "Mironov (2017) Prop. 3 for the conversion", evidence="proportion", reconstructed=True, params=_AUDIT,
+@claim(PAPER, role="supporting", source="Definition of (q, epsilon)-Rényi unlearning (abstract: certification analogous to DP); "
+       "Mironov (2017) Prop. 3 for the conversion", evidence="proportion", reconstructed_from="the paper's definitions and abstract, as far as they could be read", params=_AUDIT,
        sweeps=({"noise_factor": [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]},),
        statement=r"A membership-inference attack that tries to tell the unlearned model from the retrained one "
        r"has, at every false-positive rate $\alpha$, true-positive rate $\le e^{\varepsilon_{DP}}\alpha+\delta$ "
@@ -269,8 +269,8 @@ def _ood_labels(ctx, scales) -> list[float]:
     return [s * y_range for s in scales]
 
 
-@claim(PAPER, source="Abstract: out-of-distribution unlearning time can exceed retraining, even for a single sample",
-       evidence="bound", reconstructed=True, params=_TIME,
+@claim(PAPER, role="headline", source="Abstract: out-of-distribution unlearning time can exceed retraining, even for a single sample",
+       evidence="bound", reconstructed_from="the abstract", params=_TIME,
        statement=r"There are ridge instances with one out-of-distribution forget point $z_o$ where gradient descent "
        r"warm-started at $\hat\theta_D$ needs more iterations to come within $r$ of $\hat\theta_{D\setminus\{o\}}$ "
        r"than gradient descent started from $\theta_0 = 0$ (retraining).",
@@ -292,8 +292,8 @@ def in_distribution_point(ctx):
                  quantity="iterations of warm-started GD", instances=["label x0.5", "label x-0.5", "label x0.1"])
 
 
-@claim(PAPER, source="Abstract: a robust and noisy gradient descent variant provably amortises unlearning time",
-       evidence="bound", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract: a robust and noisy gradient descent variant provably amortises unlearning time",
+       evidence="bound", reconstructed_from="the abstract",
        params={**_TIME, "ood_scales": Param((1.0, 10.0, 100.0, 1000.0, 10000.0),
                                             doc="forget-point labels, in multiples of the data's label range")},
        statement=r"With per-sample gradients aggregated by the coordinate-wise trimmed mean (trim $\ge f = 1$), "
@@ -366,9 +366,9 @@ def _capacities(ctx, vanishing_mu: bool) -> Rate:
                 size_name="training points n", cost_name="deletion capacity f*")
 
 
-@claim(PAPER, source="Summary (sciencestack): noisy ERM with output perturbation has a deletion capacity that grows "
+@claim(PAPER, role="supporting", source="Summary (sciencestack): noisy ERM with output perturbation has a deletion capacity that grows "
        "linearly in n for in-distribution forget data; rate and mechanism reconstructed", evidence="rate",
-       reconstructed=True, params=_CAPACITY,
+       reconstructed_from="a public summary of the paper", params=_CAPACITY,
        statement=r"For $\mu$-strongly convex ERM with per-sample gradients bounded by $G$, the $(q,\varepsilon)$-Rényi "
        r"certified unlearning of $f$ points (output perturbation with $\sigma\propto fG/(\mu n)$) keeps the excess "
        r"population risk below a fixed $\alpha$ for every $f\le f^*(n)$ with $f^*(n)=\Theta(n)$: the deletion capacity "
@@ -437,8 +437,8 @@ _NOISY = {**_DATA,
                               doc="forget-point labels, in multiples of the data's label range")}
 
 
-@claim(PAPER, source="Abstract: a robust and noisy gradient descent variant provably amortises unlearning time "
-       "(the noisy variant; noise scale and tolerance ours)", evidence="bound", reconstructed=True, params=_NOISY,
+@claim(PAPER, role="headline", source="Abstract: a robust and noisy gradient descent variant provably amortises unlearning time "
+       "(the noisy variant; noise scale and tolerance ours)", evidence="bound", reconstructed_from="the abstract", params=_NOISY,
        statement=r"Gradient descent with coordinate-wise trimmed-mean aggregation (trim $\ge f=1$) and Gaussian gradient "
        r"noise, warm-started at its own noisy training output, reaches the ball of radius $r$ around the robust "
        r"retrained model in no more iterations than the same noisy method started from $\theta_0=0$, whatever the "

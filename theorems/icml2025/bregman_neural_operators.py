@@ -44,7 +44,7 @@ PAPER = Paper(
         ("Bregman neural operators are universal approximators of continuous operators "
          "(universal approximation result, as the reviews summarise it)",
          "an existence statement over all continuous operators between function spaces: no "
-         "finite computation checks it"),
+         "finite computation checks it", "headline"),
     ),
 )
 
@@ -81,9 +81,9 @@ def _prox_expressions(potential_of):
     return exprs, labels
 
 
-@claim(PAPER, source="Abstract and Sec. 2-3 ('activation operators as Bregman proximity "
+@claim(PAPER, role="background", source="Abstract and Sec. 2-3 ('activation operators as Bregman proximity "
                      "operators from dual to primal space')",
-       evidence="symbolic", reconstructed=False,
+       evidence="symbolic", reconstructed_from="the abstract",
        statement=r"With Legendre potentials $\psi$, $\sigma(z)=\operatorname{argmin}_x\{\psi(x)-"
                  r"\langle z,x\rangle\}$: sigmoid with $\psi(x)=x\log x+(1-x)\log(1-x)$, tanh with "
                  r"$\psi(x)=\tfrac12[(1+x)\log(1+x)+(1-x)\log(1-x)]$, softmax with the negative "
@@ -153,9 +153,9 @@ GRID = {"grid": Param(32, full=128, low=8, high=4096, doc="points of the periodi
                                doc="spectral norm of K (max |R_k|)")}
 
 
-@claim(PAPER, source="Sec. 3 (operator layers as minimisers of Bregman-regularised problems); "
+@claim(PAPER, role="background", source="Sec. 3 (operator layers as minimisers of Bregman-regularised problems); "
                      "layer of Frecon et al. (2022)",
-       evidence="identity", reconstructed=True,
+       evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"The Bregman layer $x^+=\sigma(\sigma^{-1}(x)+Kx+b)$ is the Bregman proximal "
                  r"step $\operatorname{argmin}_u\{-\langle Kx+b,u\rangle+D_\psi(u,x)\}$, "
                  r"$D_\psi(u,x)=\psi(u)-\psi(x)-\psi'(x)(u-x)$.",
@@ -189,9 +189,9 @@ def _identity_evidence(ctx, layer):
                     quantity="layer output with K = 0, b = 0 against its input")
 
 
-@claim(PAPER, source="Abstract ('Bregman neural operators, which include the inverse activation "
+@claim(PAPER, role="background", source="Abstract ('Bregman neural operators, which include the inverse activation "
                      "operator'); skip-like connection of the Bregman layer",
-       evidence="identity", reconstructed=True,
+       evidence="identity", reconstructed_from="the abstract",
        statement=r"With zero weights ($K=0$, $b=0$) the Bregman layer is the identity, "
                  r"$\sigma(\sigma^{-1}(x))=x$, while the classical layer $\sigma(Kx+b)$ returns the "
                  r"constant $\sigma(0)$.",
@@ -232,9 +232,9 @@ def _stack_evidence(ctx, layer):
                  instances=labels, x=depths, xlabel="depth D")
 
 
-@claim(PAPER, source="Abstract ('training deeper and more accurate models'); our bound for the "
+@claim(PAPER, role="background", source="Abstract ('training deeper and more accurate models'); our bound for the "
                      "Bregman stack",
-       evidence="bound", reconstructed=True,
+       evidence="bound", reconstructed_from="the abstract",
        statement=r"A stack of $D$ Bregman layers with $b_l=0$ and $\|K_l\|_2\le\varepsilon$ on a "
                  r"grid of $n$ points stays near its input: $\|x_D-x_0\|_2\le D\,\varepsilon\sqrt n"
                  r"\,\mathrm{Lip}(\sigma)$ (dual iterates $\sigma^{-1}(x_l)$ move by "

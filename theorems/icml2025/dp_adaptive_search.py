@@ -41,12 +41,12 @@ PAPER = Paper(
          r"turnstile updates that return the solution point or vector to $T$ adaptive queries, with memory and "
          r"time depending on the number of $c$-approximate near neighbours and on the condition number.",
          "the paper's data structures and their parameter dependence were not readable (only the abstract); "
-         "the bounds are asymptotic with unpublished constants."),
+         "the bounds are asymptotic with unpublished constants.", "headline"),
         (r"With $\tilde O(\sqrt T)$ copies and private aggregation, correctness holds against every adaptive "
          r"adversary choosing its queries from the previous answers.",
          "a statement over all adversaries; a computation can only run particular attacks, and no attack we could "
          "build in the time breaks non-private aggregation (a plurality vote of the copies) while sparing the private "
-         "one, so a run of it would not show that privacy is what protects the answers."),
+         "one, so a run of it would not show that privacy is what protects the answers.", "headline"),
     ),
 )
 
@@ -70,8 +70,8 @@ def _audit(ctx, sensitivity_factor: float) -> Bound:
                  quantity="max over neighbours and outputs of |ln p(o) - ln p'(o)|", instances=labels)
 
 
-@claim(PAPER, source="Sec. on the DP framework (privacy with respect to the copies' random seeds); aggregation "
-       "mechanism reconstructed", evidence="bound", reconstructed=True,
+@claim(PAPER, role="background", source="Sec. on the DP framework (privacy with respect to the copies' random seeds); aggregation "
+       "mechanism reconstructed", evidence="bound", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        params={"epsilon0": Param(0.5, low=0.001, high=10.0, doc="per-query privacy parameter"),
                "copies": Param(30, full=60, low=1, high=10**4, doc="copies m of the data structure (votes)"),
                "candidates": Param(8, full=12, low=2, high=1000, doc="candidate answers"),
@@ -115,8 +115,8 @@ _COPIES = {
 }
 
 
-@claim(PAPER, source="Abstract: O~(sqrt(T)) copies answer T adaptive queries (c-ANN: O~(sqrt(T) s))", evidence="rate",
-       reconstructed=True, params=_COPIES,
+@claim(PAPER, role="headline", source="Abstract: O~(sqrt(T)) copies answer T adaptive queries (c-ANN: O~(sqrt(T) s))", evidence="rate",
+       reconstructed_from="the abstract", params=_COPIES,
        statement=r"With per-query budget $\varepsilon_0$ from advanced composition of $T$ queries into "
        r"$(\varepsilon,\delta)$, the number of copies for which all $T$ privately aggregated answers are correct "
        r"with probability $1-\beta$ grows as $\tilde O(\sqrt T)$.",

@@ -44,15 +44,15 @@ PAPER = Paper(
     not_checked=(
         (r"Optimal pruning by subtree raising (at most $k$ operations, minimum errors) is NP-complete.",
          "NP-completeness is a statement about all polynomial-time algorithms; only agreement of the "
-         "exponential-state algorithm with brute force on small trees is checked."),
+         "exponential-state algorithm with brute force on small trees is checked.", "headline"),
         (r"Subtree raising remains hard for small domain size $D$ alone and for a small number $d$ of features "
          r"alone (the abstract: hard for small $D$ or $d$).",
          "hardness is a lower bound over all algorithms (conditional on P != NP or FPT != W[1]); no computation "
-         "checks it."),
+         "checks it.", "headline"),
         (r"The paper's classification of parameters and their combinations into fixed-parameter tractable and "
          r"hard cases (a precise borderline between the complexity classes).",
          "each FPT entry is asymptotic and each hardness entry quantifies over all algorithms; the landscape "
-         "itself is not readable from the abstract."),
+         "itself is not readable from the abstract.", "headline"),
     ),
 )
 
@@ -90,8 +90,8 @@ def _compare(ctx, solver, reference, quantity: str) -> Identity:
 
 
 # --------------------------------------------------------------------------- replacement
-@claim(PAPER, source="Abstract: optimal pruning by subtree replacement is solvable in polynomial time",
-       evidence="identity", reconstructed=True, params=_INSTANCES,
+@claim(PAPER, role="headline", source="Abstract: optimal pruning by subtree replacement is solvable in polynomial time",
+       evidence="identity", reconstructed_from="the abstract", params=_INSTANCES,
        statement=r"The minimal number of errors after at most $k$ subtree replacements equals "
        r"$E_{\mathrm{root}}[k]$ of the programme $E_v[j]=\min\{\mathrm{minority}(v)\,[j\ge1],\ "
        r"\min_{j_1+j_2=j}E_{\ell(v)}[j_1]+E_{r(v)}[j_2]\}$, computed in $O(|T|k^2)$ time.",
@@ -129,8 +129,8 @@ def _work(ctx, exhaustive: bool) -> Rate:
                 size_name="tree size |T|", cost_name="DP combinations")
 
 
-@claim(PAPER, source="Abstract (polynomial time for replacement); O(|T|^2) is the tree-knapsack bound",
-       evidence="rate", reconstructed=True,
+@claim(PAPER, role="supporting", source="Abstract (polynomial time for replacement); O(|T|^2) is the tree-knapsack bound",
+       evidence="rate", reconstructed_from="the abstract",
        params={"min_height": Param(3, low=1, high=8, doc="smallest complete tree height"),
                "max_height": Param(8, full=9, low=4, high=12, doc="largest complete tree height"),
                "n_features": Param(3, low=1, high=8, doc="number of features d"),
@@ -151,8 +151,8 @@ def exhaustive_search(ctx):
 
 
 # --------------------------------------------------------------------------- raising
-@claim(PAPER, source="Abstract: subtree raising is solvable in D^{2d} |I|^{O(1)} time; algorithm reconstructed",
-       evidence="identity", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract: subtree raising is solvable in D^{2d} |I|^{O(1)} time; algorithm reconstructed",
+       evidence="identity", reconstructed_from="the abstract",
        params={**_INSTANCES, "n_instances": Param(30, full=150, low=1, high=10_000,
                                                   doc="random (tree, examples) instances")},
        statement=r"The minimal number of errors after at most $k$ subtree raisings equals the value of a "

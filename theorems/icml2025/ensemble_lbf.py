@@ -43,7 +43,7 @@ PAPER = Paper(
     not_checked=(
         (r"The performance improvement of ensemble learned Bloom filters under three practical data analysis "
          r"tasks.",
-         "empirical results on the paper's datasets and trained oracles, which are not available here."),
+         "empirical results on the paper's datasets and trained oracles, which are not available here.", "headline"),
     ),
 )
 
@@ -72,7 +72,7 @@ def _bloom(ctx, shared_hash: bool) -> Proportion:
                       event="a non-key is reported as a member")
 
 
-@claim(PAPER, source="Background (Broder & Mitzenmacher 2004): the Bloom filter the backup filters are built from",
+@claim(PAPER, role="background", source="Background (Broder & Mitzenmacher 2004): the Bloom filter the backup filters are built from",
        evidence="proportion",
        params={**_SIZES, "bits_per_key": Param(8.0, low=1.0, high=64.0, doc="filter bits per stored key (m/n)")},
        sweeps=({"bits_per_key": [1.0, 2.0, 4.0, 6.0, 8.0, 10.0]},),
@@ -120,8 +120,8 @@ def _product(ctx, correlated: bool) -> Proportion:
                       event="a non-key passes every stage")
 
 
-@claim(PAPER, source="Abstract (ensembles for mutually independent oracles); FPR product reconstructed",
-       evidence="proportion", reconstructed=True, params={**_SIZES, **_MODEL},
+@claim(PAPER, role="supporting", source="Abstract (ensembles for mutually independent oracles); FPR product reconstructed",
+       evidence="proportion", reconstructed_from="the abstract", params={**_SIZES, **_MODEL},
        statement=r"With independent oracles and independent backup filters, the ensemble's false-positive rate "
        r"is $\prod_i \big[F_p^{(i)} + (1-F_p^{(i)})\,f_i\big]$, $F_p^{(i)}$ the oracle's FPR at its threshold and "
        r"$f_i$ its backup filter's FPR.",
@@ -150,8 +150,8 @@ def _no_false_negatives(ctx, backup_holds: str) -> Bound:
                  quantity="false negatives among all stored keys", instances=[f"build {i}" for i in range(len(counts))])
 
 
-@claim(PAPER, source="Abstract / Bloom-filter definition: the ensemble answers every stored key positively",
-       evidence="bound", reconstructed=True,
+@claim(PAPER, role="background", source="Abstract / Bloom-filter definition: the ensemble answers every stored key positively",
+       evidence="bound", reconstructed_from="the abstract",
        params={**_MODEL, "n_keys": Param(20_000, full=100_000, low=100, high=10**7, doc="keys stored"),
                "n_builds": Param(3, full=10, low=1, high=1000, doc="independent ensembles built")},
        statement=r"Every stage's backup filter holds the keys its oracle rejects, so the ensemble has no false "
@@ -204,8 +204,8 @@ def _two_vs_one(ctx, ignore_oracles: bool) -> Comparison:
                       quantity="false-positive rate")
 
 
-@claim(PAPER, source="Abstract and title: two oracles are better than one under the same space budget",
-       evidence="comparison", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract and title: two oracles are better than one under the same space budget",
+       evidence="comparison", reconstructed_from="the abstract",
        params={**_MODEL,
                "n_keys": Param(10_000, full=50_000, low=100, high=10**7, doc="keys stored"),
                "n_queries": Param(50_000, full=500_000, low=1000, high=10**8, doc="non-key queries per build"),
@@ -241,9 +241,9 @@ def _correlated(ctx, assumed_correlation: float) -> Proportion:
                       event="a non-key passes every stage")
 
 
-@claim(PAPER, source="Abstract: ensemble LBFs designed for correlated learning oracles; the correlation model "
+@claim(PAPER, role="supporting", source="Abstract: ensemble LBFs designed for correlated learning oracles; the correlation model "
        "(equicorrelated Gaussian scores) and the formula are our reconstruction", evidence="proportion",
-       reconstructed=True,
+       reconstructed_from="the abstract",
        params={**_SIZES, **_MODEL,
                "correlation": Param(0.7, low=0.0, high=0.95, doc="correlation rho of the oracles' scores")},
        statement=r"With oracles whose scores are correlated (correlation $\rho$), the ensemble's false-positive rate is "

@@ -45,6 +45,14 @@ PAPER = Paper(
     arxiv="2412.11773",
     identifier="PMLR 267:60493-60514",
     url="https://proceedings.mlr.press/v267/tyurin25a.html",
+    not_checked=(
+        ('The convergence results for convex functions under generalized smoothness.',
+         'not yet checked here',
+         'headline'),
+        ('The rates do not depend on the initial gradient norm (the headline independence from $\\|\\nabla f(x_0)\\|$).',
+         'not yet checked here',
+         'headline'),
+    ),
 )
 
 STEP_RULE = r"$\gamma_k = \int_0^1 \frac{dv}{\ell(\|\nabla f(x_k)\| + \|\nabla f(x_k)\| v)}$"
@@ -86,7 +94,7 @@ def _wrong_closed_form(s, L0, L1):
     return 1 / (L0 + L1 * s)
 
 
-@claim(PAPER, source="Abstract and Sec. 1 (step-size rule); closed forms derived here",
+@claim(PAPER, role="background", source="Abstract and Sec. 1 (step-size rule); closed forms derived here",
        evidence="symbolic",
        statement=STEP_RULE + r" equals $1/L$ for $\ell \equiv L$; for $\ell(s) = L_0 + L_1 s$ it "
        r"equals $\frac{1}{L_1 s}\ln\frac{L_0 + 2L_1 s}{L_0 + L_1 s}$, whose limit as $L_1 \to 0$ "
@@ -155,7 +163,7 @@ def _closed_vs_quadrature(ctx, scale):
                         f"1e-{dps - 10} is what the precision supports")
 
 
-@claim(PAPER, source="Abstract and Sec. 1 (step-size rule); closed forms derived here",
+@claim(PAPER, role="background", source="Abstract and Sec. 1 (step-size rule); closed forms derived here",
        evidence="identity",
        statement=STEP_RULE + r" agrees with its closed forms for $\ell \in \{L,\ L_0 + L_1 s,\ s,"
        r"\ s^2,\ c\sqrt{s},\ L_0 + L_1 s^{2/3},\ L_0 + L_1 s^{3/2},\ L_0 e^{L_1 s}\}$, e.g. "
@@ -217,9 +225,9 @@ def _one_step_evidence(ctx, runs, n_steps):
                      "that rounding and nothing else")
 
 
-@claim(PAPER, source="Lemma 4.5 (generalized upper bound) and the descent step of the "
+@claim(PAPER, role="supporting", source="Lemma 4.5 (generalized upper bound) and the descent step of the "
                      "nonconvex analysis, Sec. 4-5; exact statements not read",
-       evidence="bound", reconstructed=True,
+       evidence="bound", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"For $\ell$-smooth $f$ with $\ell$ non-decreasing, each step of gradient descent "
        r"with " + STEP_RULE + r" satisfies $f(x_{k+1}) \le f(x_k) - \frac{\gamma_k}{2}"
        r"\|\nabla f(x_k)\|^2$ (via the minimised upper bound $f(x_k) - s_k^2\int_0^1 "
@@ -281,8 +289,8 @@ def _rate_problems(ctx):
             logistic_sum_problem(A), rng.normal(0.0, 2.0, size=(n, d)))
 
 
-@claim(PAPER, source="Nonconvex convergence theorem, Sec. 5; exact statement not read",
-       evidence="bound", reconstructed=True,
+@claim(PAPER, role="headline", source="Nonconvex convergence theorem, Sec. 5; exact statement not read",
+       evidence="bound", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"For $\ell$-smooth $f$ bounded below by $f^*$, gradient descent with "
        + STEP_RULE + r" satisfies, for every $T \ge 1$, $\min_{0 \le k < T} "
        r"\frac{\|\nabla f(x_k)\|^2}{\ell(2\|\nabla f(x_k)\|)} \le \frac{2(f(x_0) - f^*)}{T}$.",

@@ -49,6 +49,11 @@ PAPER = Paper(
     arxiv="2505.07688",
     identifier="OpenReview o36quGYoQX",
     url="https://arxiv.org/abs/2505.07688",
+    not_checked=(
+        ("The paper's necessary and sufficient conditions for each type of pure Nash equilibrium (non-existent, homogeneous, heterogeneous) in its own game: squared Mahalanobis loss and the paper's data-source choice model.",
+         "the claims below check a stand-in game of our own (a saturating loss with an outside option), not the paper's; the paper's game is not built yet",
+         'headline'),
+    ),
 )
 
 MODEL = (r"Providers $i = 1, 2$ pick $\theta_i \in [-1.5, 1.5]$; source $j$ (mass $w_j$, optimum "
@@ -86,8 +91,8 @@ def _certified_regret(ctx, w1: float, pick: str, profile: tuple[float, float] | 
                  quantity="certified upper bound on the largest regret over [-1.5, 1.5]")
 
 
-@claim(PAPER, source="Abstract (heterogeneous PNE exist); model reconstructed (research notes)",
-       evidence="bound", reconstructed=True, params=CERT_PARAMS,
+@claim(PAPER, role="supporting", source="Abstract (heterogeneous PNE exist); model reconstructed (research notes)",
+       evidence="bound", reconstructed_from="the abstract", params=CERT_PARAMS,
        statement=MODEL + r" With balanced sources ($w = (1/2, 1/2)$), $\tau = 0.05$ and $c = 0.5$ "
        r"there is a heterogeneous pure equilibrium $\theta_1^\star \approx -1$, $\theta_2^\star \approx 1$: "
        r"$\max_i \sup_{\theta'} U_i(\theta', \theta^\star_{-i}) - U_i(\theta^\star) \le 10^{-4}$.",
@@ -108,8 +113,8 @@ def both_at_first_source(ctx):
     return _certified_regret(ctx, 0.5, "heterogeneous", profile=(-1.0, -1.0))
 
 
-@claim(PAPER, source="Abstract (homogeneous PNE; dominance of a source); model reconstructed",
-       evidence="bound", reconstructed=True, params=CERT_PARAMS,
+@claim(PAPER, role="supporting", source="Abstract (homogeneous PNE; dominance of a source); model reconstructed",
+       evidence="bound", reconstructed_from="the abstract", params=CERT_PARAMS,
        statement=MODEL + r" When source 1 dominates ($w = (0.8, 0.2)$), $\tau = 0.05$, $c = 0.5$, "
        r"there is a homogeneous pure equilibrium $\theta_1^\star = \theta_2^\star \approx \mu_1$ with "
        r"certified regret $\le 10^{-4}$ over the continuous interval.",
@@ -139,8 +144,8 @@ def _no_equilibrium(ctx, outside: float | None, w1: float) -> Bound:
                  instances=[f"w1 = {w1}, tau = {ctx['tau']}, outside option {outside}"])
 
 
-@claim(PAPER, source="Abstract (PNE can be non-existent); model reconstructed (no outside option)",
-       evidence="bound", reconstructed=True,
+@claim(PAPER, role="supporting", source="Abstract (PNE can be non-existent); model reconstructed (no outside option)",
+       evidence="bound", reconstructed_from="the abstract",
        params={"tau": Param(0.01, full=0.01, low=0.005, high=5.0, doc="temperature of the sources' logit choice"),
                "n_dev": Param(601, full=2001, low=11, high=100001, doc="deviations tried at each cell centre"),
                "max_cells": Param(3_000_000, full=5_000_000, low=1000, high=10**9, doc="work limit of the branch and bound")},
@@ -183,8 +188,8 @@ def _only_homogeneous(ctx, regimes: str) -> Bound:
                  instances=labels)
 
 
-@claim(PAPER, source="Abstract (temperature and dominance shape the equilibria); model and regimes "
-       "reconstructed", evidence="bound", reconstructed=True,
+@claim(PAPER, role="supporting", source="Abstract (temperature and dominance shape the equilibria); model and regimes "
+       "reconstructed", evidence="bound", reconstructed_from="the abstract",
        params={"outside": Param(0.5, full=0.5, low=0.0, high=1.0, doc="loss of the outside option"),
                "band": Param(0.1, full=0.1, low=0.001, high=1.0,
                              doc="profiles with |theta_1 - theta_2| below this count as homogeneous"),
@@ -239,9 +244,9 @@ def _regime_check(ctx, outside: float, w1: float) -> Bound:
                  instances=[label])
 
 
-@claim(PAPER, source="Abstract (temperature and dominance decide between homogeneous and heterogeneous PNE); "
+@claim(PAPER, role="supporting", source="Abstract (temperature and dominance decide between homogeneous and heterogeneous PNE); "
        "model and zero-temperature prediction reconstructed (our derivation)", evidence="bound",
-       reconstructed=True,
+       reconstructed_from="the abstract",
        params={"tau": Param(0.05, full=0.02, low=0.01, high=2.0, doc="temperature of the sources' logit choice"),
                "w1": Param(0.6, full=0.6, low=0.05, high=0.95, doc="weight (mass) of source 1; source 2 has 1 - w1"),
                "outside": Param(0.5, full=0.5, low=0.01, high=0.86,
@@ -313,8 +318,8 @@ def _monopoly(ctx, tau: float) -> Bound:
                             f"grid optimum theta = {theta:.4f} with share {value:.6f}"])
 
 
-@claim(PAPER, source="Abstract (monopolistic markets); model and zero-temperature prediction reconstructed "
-       "(our derivation)", evidence="bound", reconstructed=True,
+@claim(PAPER, role="supporting", source="Abstract (monopolistic markets); model and zero-temperature prediction reconstructed "
+       "(our derivation)", evidence="bound", reconstructed_from="the abstract",
        params={"tau": Param(0.05, full=0.02, low=0.01, high=2.0, doc="temperature of the sources' logit choice"),
                "w1": Param(0.8, full=0.8, low=0.1, high=0.9,
                            doc="weight (mass) of source 1; source 2 has 1 - w1 (at tau = 0.05 the compromise model "
@@ -387,8 +392,8 @@ def _predicted_splits(ctx) -> list[int]:
     return zero_temperature_splits((ctx["w1"], 1.0 - ctx["w1"]), ctx["n_providers"])
 
 
-@claim(PAPER, source="Abstract (duopolistic and more general markets; dominance of a source); model and "
-       "zero-temperature prediction reconstructed (our derivation)", evidence="bound", reconstructed=True,
+@claim(PAPER, role="supporting", source="Abstract (duopolistic and more general markets; dominance of a source); model and "
+       "zero-temperature prediction reconstructed (our derivation)", evidence="bound", reconstructed_from="the abstract",
        params={"tau": Param(0.05, full=0.02, low=0.01, high=0.2, doc="temperature of the sources' logit choice"),
                "w1": Param(0.7, full=0.7, low=0.05, high=0.95, doc="weight (mass) of source 1; source 2 has 1 - w1"),
                "n_providers": Param(3, full=4, low=2, high=6, doc="number of competing providers"),

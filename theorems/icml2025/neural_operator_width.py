@@ -54,7 +54,7 @@ PAPER = Paper(
          r"for sufficiently wide networks, with explicit $\alpha_t$ and $\beta$",
          "a high-probability statement above an unspecified width threshold, with constants in "
          "the body of the paper that could not be read; its mechanism (output-Hessian decay, "
-         "kernel movement, sufficient decrease) is checked instead"),
+         "kernel movement, sufficient decrease) is checked instead", "headline"),
     ),
 )
 
@@ -98,9 +98,9 @@ WIDTH_PARAMS = {
 }
 
 
-@claim(PAPER, source="Abstract ('wider networks benefit optimization convergence guarantees'); "
+@claim(PAPER, role="headline", source="Abstract ('wider networks benefit optimization convergence guarantees'); "
                      "Hessian bound of the framework (Liu, Zhu & Belkin 2020)",
-       evidence="rate", reconstructed=True,
+       evidence="rate", reconstructed_from="the abstract",
        statement=r"For the FNO with channel width $m$ in the NTK parametrisation (output scaled "
                  r"by $1/\sqrt m$), the Hessian of the output in the parameters at initialisation "
                  r"satisfies $\|\nabla^2_\theta G(u)(x)\|_2=\Theta(m^{-1/2})$: the smoothness and "
@@ -154,9 +154,9 @@ def _descent_evidence(ctx, step_factor):
                  instances=labels, x=xs, xlabel="GD step (all widths)")
 
 
-@claim(PAPER, source="Abstract ('RSC and smoothness ... guarantee a decrease on their loss "
+@claim(PAPER, role="headline", source="Abstract ('RSC and smoothness ... guarantee a decrease on their loss "
                      "values due to GD')",
-       evidence="bound", reconstructed=True,
+       evidence="bound", reconstructed_from="the abstract",
        statement=r"Along gradient descent with step $\eta=1/\beta$, $\beta$ the smoothness constant "
                  r"of the loss along the path, every step decreases the loss by at least "
                  r"$\tfrac{\eta}{2}\|\nabla L(\theta_t)\|^2$: $L(\theta_{t+1})\le L(\theta_t)-"
@@ -211,11 +211,11 @@ def _kernel_evidence(ctx, parametrization, step_of_width):
                 size_name="width m", cost_name="||K_T - K_0||_F / ||K_0||_F")
 
 
-@claim(PAPER, source="Abstract ('RSC and smoothness ... guarantee a decrease on their loss "
+@claim(PAPER, role="supporting", source="Abstract ('RSC and smoothness ... guarantee a decrease on their loss "
                      "values due to GD'; 'wider networks benefit optimization convergence "
                      "guarantees'); lazy-training consequence of the Hessian bound (Liu, Zhu & "
                      "Belkin 2020)",
-       evidence="rate", reconstructed=True,
+       evidence="rate", reconstructed_from="the abstract",
        sweeps=({"step_size": [0.25, 0.5, 1.0, 1.5]},),
        statement=r"Along gradient descent with a width-independent step $\eta$ in the NTK "
                  r"parametrisation, the tangent kernel $K_t=J(\theta_t)J(\theta_t)^\top$ on the "
@@ -315,10 +315,10 @@ _DEEPONET_MODEL = (r"the DeepONet $G(u)(y)=K^{-1/2}\sum_{k=1}^K f_k(u)\,g_k(y)$ 
                    r"tanh branch $f$ (on $s$ sensor values) and trunk $g$ of width $m$")
 
 
-@claim(PAPER, source="Abstract ('wider networks benefit optimization convergence guarantees for "
+@claim(PAPER, role="headline", source="Abstract ('wider networks benefit optimization convergence guarantees for "
                      "both DONs and FNOs'); Hessian bound of the framework (Liu, Zhu & Belkin "
                      "2020), applied to the branch and trunk separately",
-       evidence="rate", reconstructed=True,
+       evidence="rate", reconstructed_from="the abstract",
        statement=r"For " + _DEEPONET_MODEL + r" in the NTK parametrisation (outputs of both nets "
                  r"scaled by $1/\sqrt m$), the blocks of the output Hessian within the branch "
                  r"and within the trunk parameters satisfy $\|\nabla^2_{\theta_f}G(u)(y)\|_2,\ "
@@ -344,11 +344,11 @@ def deeponet_standard_parametrisation(ctx):
     return _deeponet_evidence(ctx, "standard", lambda width: ctx["basis"], "within")
 
 
-@claim(PAPER, source="DON analysis: the restricted set of the DON RSC theorem imposes sign "
+@claim(PAPER, role="supporting", source="DON analysis: the restricted set of the DON RSC theorem imposes sign "
                      "conditions on the branch-trunk cross term of the Hessian "
                      "(as quoted in an ICML 2025 review, OpenReview mLysCaKFg7); "
                      "abstract ('satisfied for each neural operator due to different reasons')",
-       evidence="rate", reconstructed=True,
+       evidence="rate", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        sweeps=({"basis": [4, 8, 16, 32]},),
        statement=r"For " + _DEEPONET_MODEL + r" in the NTK parametrisation with a fixed number "
                  r"$K$ of basis functions, the branch-trunk cross block of the output Hessian, "

@@ -50,7 +50,7 @@ PAPER = Paper(
          "position paper proposes)",
          "a research programme, not a theorem: the paper states no quantitative relation between "
          "these invariants and learning that a computation could test; the dimension theory it "
-         "builds on is checked"),
+         "builds on is checked", "headline"),
     ),
 )
 
@@ -133,9 +133,9 @@ RATIONAL = Param(800, full=2000, low=0, high=20000,
 
 
 # --------------------------------------------------------------------------- claim 1
-@claim(PAPER, source="Sec. on dimension (dictionary: dimension and expressivity), reviewing "
+@claim(PAPER, role="headline", source="Sec. on dimension (dictionary: dimension and expressivity), reviewing "
                      "Kileel, Trager & Bruna (NeurIPS 2019) and Finkel et al. (2024)",
-       evidence="identity", reconstructed=True,
+       evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"For a polynomial network with widths $(d_0,\dots,d_h)$ and activation $z^r$ "
                  r"off the defective families (no width-one bottleneck, not an "
                  r"Alexander--Hirschowitz cell), the neurovariety has the expected dimension "
@@ -212,9 +212,9 @@ def _classical_dimension(widths, degree):
     return alexander_hirschowitz_dimension(d0, degree, d1)
 
 
-@claim(PAPER, source="Alexander-Hirschowitz theorem (J. Algebraic Geom. 4, 1995), the shallow "
+@claim(PAPER, role="background", source="Alexander-Hirschowitz theorem (J. Algebraic Geom. 4, 1995), the shallow "
                      "case of the neurovariety dimension reviewed in the paper's dimension section",
-       evidence="identity", reconstructed=False,
+       evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"The shallow network $x\mapsto\sum_{i=1}^{d_1} a_i (w_i^\top x)^r$ on "
                  r"$\mathbb{R}^{d_0}$ has neurovariety the affine cone over the $d_1$-th secant of "
                  r"the Veronese $\nu_r(\mathbb{P}^{d_0-1})$, of dimension "
@@ -306,8 +306,8 @@ def _sample_evidence(ctx, repeated):
                     labels=labels)
 
 
-@claim(PAPER, source="Sec. on dimension (dictionary: dimension and sample complexity)",
-       evidence="identity", reconstructed=True,
+@claim(PAPER, role="background", source="Sec. on dimension (dictionary: dimension and sample complexity)",
+       evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"At $N$ generic inputs the Jacobian of the evaluation map "
                  r"$\theta\mapsto(p_\theta(x_1),\dots,p_\theta(x_N))$ has rank "
                  r"$\min(N d_h, \dim V)$: the dimension of the neurovariety is the number of "
@@ -374,10 +374,10 @@ def _subnetwork_evidence(ctx, off):
                     labels=labels)
 
 
-@claim(PAPER, source="Sec. on singularities (dictionary: singularities and training dynamics), "
+@claim(PAPER, role="supporting", source="Sec. on singularities (dictionary: singularities and training dynamics), "
                      "reviewing Shahverdi, Marchetti & Kohn (2025): singular points arise from "
                      "subnetworks",
-       evidence="identity", reconstructed=True,
+       evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"At a subnetwork point (a neuron of the last hidden layer switched off: zero "
                  r"outgoing weights, generic other weights) the Jacobian of the "
                  r"parameter-to-coefficient map has rank $\min(\dim V_{\mathrm{sub}} + d_h, "

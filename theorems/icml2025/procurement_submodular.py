@@ -47,7 +47,7 @@ PAPER = Paper(
          r"descending auction under adversarially chosen price schedules (the $(1/2, 1)$ conversion is tight; "
          r"statement as reported by the research notes from the Google Research summary)",
          "an impossibility over all algorithms and all adversarial price schedules: no finite computation "
-         "covers them"),
+         "covers them", "supporting"),
     ),
 )
 
@@ -79,8 +79,8 @@ def _guarantee(ctx, algorithm: str) -> Bound:
                  instances=[f"instance {i}" for i in range(len(res))])
 
 
-@claim(PAPER, source="Abstract (improved analysis of distorted greedy); the (1-1/e, 1) endpoint is "
-       "Harshaw, Feldman, Ward & Karbasi (ICML 2019)", evidence="bound", reconstructed=True,
+@claim(PAPER, role="background", source="Abstract (improved analysis of distorted greedy); the (1-1/e, 1) endpoint is "
+       "Harshaw, Feldman, Ward & Karbasi (ICML 2019)", evidence="bound", reconstructed_from="the abstract",
        params={"n": Param(10, full=12, low=2, high=16, doc="sellers"),
                "m": Param(40, full=60, low=1, high=1000, doc="items of the weighted coverage function"),
                "k": Param(4, full=6, low=1, high=16, doc="cardinality limit |S| <= k"),
@@ -154,8 +154,8 @@ def _mechanism(ctx, rule: str) -> Bound:
                  instances=[f"seller {j}" for j in range(worst.size)])
 
 
-@claim(PAPER, source="Abstract (IC and IR mechanisms from submodular algorithms); "
-       "payment construction reconstructed as threshold payments", evidence="bound", reconstructed=True,
+@claim(PAPER, role="background", source="Abstract (IC and IR mechanisms from submodular algorithms); "
+       "payment construction reconstructed as threshold payments", evidence="bound", reconstructed_from="the abstract",
        params={"n": Param(6, full=8, low=2, high=16, doc="sellers"),
                "m": Param(30, full=40, low=1, high=1000, doc="items of the weighted coverage function"),
                "k": Param(3, full=4, low=1, high=16, doc="cardinality limit"),
@@ -210,8 +210,8 @@ def _continuum(ctx, beta: float) -> Bound:
                  instances=labels)
 
 
-@claim(PAPER, source="Abstract and ICML poster (distorted greedy satisfies a continuum of bi-criteria guarantees); "
-       "the curve alpha(beta) = 1 - e^-beta is our derivation", evidence="bound", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract and ICML poster (distorted greedy satisfies a continuum of bi-criteria guarantees); "
+       "the curve alpha(beta) = 1 - e^-beta is our derivation", evidence="bound", reconstructed_from="the abstract",
        params={"beta": Param(0.5, full=0.5, low=0.01, high=1.0, doc="cost factor of the bi-criteria guarantee"),
                "n": Param(10, full=12, low=2, high=16, doc="sellers"),
                "m": Param(40, full=60, low=1, high=1000, doc="items of the weighted coverage function"),
@@ -259,8 +259,8 @@ def _surplus(ctx, value_scale: float) -> Bound:
                  instances=[f"instance {i}" for i in range(s.size)])
 
 
-@claim(PAPER, source="Abstract (mechanisms are NAS for the auctioneer); the mechanism is reconstructed as "
-       "distorted greedy with threshold payments", evidence="bound", reconstructed=True,
+@claim(PAPER, role="supporting", source="Abstract (mechanisms are NAS for the auctioneer); the mechanism is reconstructed as "
+       "distorted greedy with threshold payments", evidence="bound", reconstructed_from="the abstract",
        params={"n": Param(6, full=8, low=2, high=16, doc="sellers"),
                "m": Param(30, full=40, low=1, high=1000, doc="items of the weighted coverage function"),
                "k": Param(3, full=4, low=1, high=16, doc="cardinality limit"),
@@ -307,9 +307,9 @@ def _descending(ctx, factor: float) -> Bound:
                  instances=[f"schedule {i}" for i in range(gaps.size)])
 
 
-@claim(PAPER, source="Abstract (a bi-criteria (1/2, 1) algorithm can be adapted into a descending auction under "
+@claim(PAPER, role="headline", source="Abstract (a bi-criteria (1/2, 1) algorithm can be adapted into a descending auction under "
        "adversarial price schedules); the auction and the threshold rule are reconstructed", evidence="bound",
-       reconstructed=True,
+       reconstructed_from="the abstract",
        params={"n": Param(8, full=10, low=2, high=14, doc="sellers"),
                "m": Param(30, full=40, low=1, high=1000, doc="items of the weighted coverage function"),
                "instances": Param(40, full=200, low=1, high=10**4, doc="random instances (trials)"),
@@ -359,9 +359,9 @@ def _online(ctx, factor: float) -> Bound:
                  instances=[f"order {i}" for i in range(gaps.size)])
 
 
-@claim(PAPER, source="Abstract (online setting: sellers arrive in adversarial order, irrevocable decisions; "
+@claim(PAPER, role="headline", source="Abstract (online setting: sellers arrive in adversarial order, irrevocable decisions; "
        "mechanisms keep the approximation); the posted-price mechanism is reconstructed", evidence="bound",
-       reconstructed=True,
+       reconstructed_from="the abstract",
        params={"n": Param(8, full=10, low=2, high=14, doc="sellers"),
                "m": Param(30, full=40, low=1, high=1000, doc="items of the weighted coverage function"),
                "instances": Param(40, full=200, low=1, high=10**4, doc="random instances (trials)"),

@@ -49,7 +49,7 @@ PAPER = Paper(
     not_checked=(
         ("feature learning can be related to adversarial robustness (abstract)",
          "an interpretation drawn from the total-variation bound, with no quantitative statement "
-         "of robustness in the text that could be read; the bound itself is checked"),
+         "of robustness in the text that could be read; the bound itself is checked", "supporting"),
     ),
 )
 
@@ -101,9 +101,9 @@ SIZE_PARAMS = {
 }
 
 
-@claim(PAPER, source="Definition of local complexity (Sec. 2; abstract: 'density of linear "
+@claim(PAPER, role="background", source="Definition of local complexity (Sec. 2; abstract: 'density of linear "
                      "regions over an input data distribution')",
-       evidence="identity", reconstructed=True,
+       evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
        statement=r"The local complexity $\mathrm{LC}=\sum_k\mathbb{E}_{x\sim p}[\|\nabla "
                  r"z_k(x)\|\delta(z_k(x))]$ is the density of region boundaries under $p$: "
                  r"for random segments of length $L$ through $x\sim p$ in uniform directions, "
@@ -167,9 +167,9 @@ def _tv_evidence(ctx, net):
                  x=np.flatnonzero(keep).tolist(), xlabel="segment")
 
 
-@claim(PAPER, source="Abstract ('the local complexity serves as an upper bound on the total "
+@claim(PAPER, role="headline", source="Abstract ('the local complexity serves as an upper bound on the total "
                      "variation of the function over the input data distribution')",
-       evidence="bound", reconstructed=True,
+       evidence="bound", reconstructed_from="the abstract",
        statement=r"Along any segment $x+tu$, the total variation of the directional derivative "
                  r"$t\mapsto\partial_u f(x+tu)$ of a ReLU network is at most "
                  r"$\prod_l\|W_l\|_2$ times the number of region boundaries crossed; averaging "
@@ -237,9 +237,9 @@ def _lowdim_evidence(ctx, energy_matched):
                  f" (k={ctx['data_dim']}) minus LC on N(0, I_{ctx['input_dim']})")
 
 
-@claim(PAPER, source="Abstract ('ReLU networks that learn low-dimensional feature "
+@claim(PAPER, role="headline", source="Abstract ('ReLU networks that learn low-dimensional feature "
                      "representations have a lower local complexity')",
-       evidence="comparison", reconstructed=True,
+       evidence="comparison", reconstructed_from="the abstract",
        sweeps=({"data_dim": [1, 2, 4, 8, 16]},),
        statement=r"For a ReLU network $f$ on $\mathbb{R}^d$ and data supported on a "
                  r"$k$-dimensional subspace, $x=Qy$, $y\sim N(0,I_k)$, $k<d$ (so every hidden "
@@ -299,9 +299,9 @@ def _training_evidence(ctx, kind, weight_decay=None):
                  f"weight decay {wd:g})")
 
 
-@claim(PAPER, source="Abstract ('we consider how optimization drives ReLU networks towards "
+@claim(PAPER, role="headline", source="Abstract ('we consider how optimization drives ReLU networks towards "
                      "solutions with lower local complexity')",
-       evidence="comparison", reconstructed=True,
+       evidence="comparison", reconstructed_from="the abstract",
        sweeps=({"weight_decay": [0.0, 1e-2]},),
        statement=r"Training a ReLU network with weight decay ($\lambda > 0$) on a task with "
                  r"low-dimensional structure (a single-index target $y=\sin(2\langle u,x\rangle)$) "

@@ -47,13 +47,13 @@ PAPER = Paper(
          r"$\mathrm{poly}\log n$ update time.",
          "asymptotic bounds with hidden polylogarithmic factors and unpublished constants, for the paper's own "
          "sketch (not readable).  Our stand-in sketch stores every subsampling level with exact counters, so its "
-         "space is linear in n; a space check would need fixed-size per-level sparse recovery, not implemented."),
+         "space is linear in n; a space check would need fixed-size per-level sparse recovery, not implemented.", "headline"),
         (r"Turnstile streaming algorithms for targeted and general fingerprinting (which features pose the "
          r"greatest re-identification risk).",
          "the reductions from fingerprinting to coverage were not readable from the abstract and are not "
-         "implemented."),
+         "implemented.", "headline"),
         (r"Empirically, a speed-up of up to $210\times$ over prior work (Gulyás, Ács and Castelluccia 2016).",
-         "an empirical wall-clock comparison on the paper's datasets and implementations, not available here."),
+         "an empirical wall-clock comparison on the paper's datasets and implementations, not available here.", "headline"),
     ),
 )
 
@@ -97,8 +97,8 @@ def _linearity(ctx, ignore_deletions: bool) -> Identity:
                     why="integer counters (exact below 2^53)", quantity="sketch state", labels=labels)
 
 
-@claim(PAPER, source="Abstract: a linear-sketch approach for turnstile streams", evidence="identity",
-       reconstructed=True, params=_INSTANCE,
+@claim(PAPER, role="background", source="Abstract: a linear-sketch approach for turnstile streams", evidence="identity",
+       reconstructed_from="the abstract", params=_INSTANCE,
        statement=r"The sketch is a linear function of the stream: after any sequence of insertions and "
        r"deletions of incidences it equals the sketch of the final incidence matrix.",
        method="The adversarial stream (fake incidences on the decoy sets, inserted and later deleted) fed in "
@@ -138,8 +138,8 @@ def _approximation(ctx, ignore_deletions: bool) -> Proportion:
                       event=f"coverage >= (1 - 1/e - {eps}) OPT")
 
 
-@claim(PAPER, source="Abstract: (1 - 1/e - eps)-approximation in one pass over a turnstile stream",
-       evidence="proportion", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract: (1 - 1/e - eps)-approximation in one pass over a turnstile stream",
+       evidence="proportion", reconstructed_from="the abstract",
        params={**_INSTANCE, "trials": Param(40, full=80, low=10, high=10**5, doc="hash seeds")},
        statement=r"With high probability the $k$ sets chosen from the sketch cover at least "
        r"$(1-1/e-\varepsilon)\,\mathrm{OPT}$ items of the final incidence matrix.",
@@ -172,8 +172,8 @@ def _complement(ctx, sample_factor: float) -> Proportion:
                       event=f"|C_2 estimate / C_2 - 1| <= {eps}")
 
 
-@claim(PAPER, source="Abstract: a new estimator of the complement n^p - F_p for p >= 2 (estimator reconstructed)",
-       evidence="proportion", reconstructed=True,
+@claim(PAPER, role="headline", source="Abstract: a new estimator of the complement n^p - F_p for p >= 2 (estimator reconstructed)",
+       evidence="proportion", reconstructed_from="the abstract",
        params={"users": Param(100_000, low=100, high=10**9, doc="users n"),
                "singletons": Param(500, low=1, high=10**6, doc="users in singleton classes (the rest share one class)"),
                "epsilon": Param(0.1, low=0.01, high=0.5, doc="relative accuracy"),
