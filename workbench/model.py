@@ -431,6 +431,14 @@ def claim(
     if expect != "VERIFIED" and not expect_reason.strip():
         raise ClaimDefinitionError(f"a claim expected to be {expect} needs expect_reason saying why")
 
+    from .texsafe import latex_hazard
+
+    for name, text in (("statement", statement), ("source", source), ("method", method),
+                       ("reconstructed_from", reconstructed_from or "")):
+        hazard = latex_hazard(text)
+        if hazard:
+            raise ClaimDefinitionError(f"the claim's {name} uses {hazard}, which the report refuses (it can read or "
+                                       "write files, define macros or loop): write the mathematics without it")
     if role not in ROLES:
         raise ClaimDefinitionError(
             f"a claim needs role= one of {', '.join(ROLES)} (headline: a main result of the paper; supporting: a "

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,46 +18,21 @@ import jinja2
 
 from .store import Store
 from .sweeps import headline_key, transitions
+from .texsafe import (
+    Latex,
+    author_latex,
+    breakable,
+    build_pdf,
+    escape_latex,
+    escape_text_with_math,
+    latex_hazard,
+    tex_error_line,
+)
+
+__all__ = ["Latex", "build_pdf", "escape_latex", "escape_text_with_math", "macro_name", "write_report"]
 
 TEMPLATES = Path(__file__).parent / "templates"
-_SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    "<": r"\textless{}", ">": r"\textgreater{}",
-}
-_SPECIAL_RE = re.compile("|".join(re.escape(k) for k in _SPECIAL))
 VERDICT_COLOURS = {"VERIFIED": "wbgreen", "REFUTED": "wbred", "INCONCLUSIVE": "wbamber", "ERROR": "wbmagenta"}
-
-
-class Latex(str):
-    """A string that is LaTeX on purpose (a claim statement); the template does not escape it."""
-
-
-def escape_latex(value: Any) -> str:
-    """Escape ``value`` (converted to str) for LaTeX text mode; :class:`Latex` passes through."""
-    if isinstance(value, Latex):
-        return str(value)
-    text = str(value)
-    text = _SPECIAL_RE.sub(lambda m: _SPECIAL[m.group()], text)
-    return text.replace("\u2212", "-")
-
-
-def escape_text_with_math(value: Any) -> Latex:
-    """Escape ``value`` but keep ``$...$`` math spans as written (docstrings, titles).
-
-    When the dollar signs do not pair up, everything is escaped.
-    """
-    text = str(value)
-    parts = text.split("$")
-    if len(parts) % 2 == 0:
-        return Latex(escape_latex(text))
-    return Latex("".join(escape_latex(p) if i % 2 == 0 else f"${p}$" for i, p in enumerate(parts)))
-
-
-def breakable(value: Any) -> Latex:
-    """Escape an identifier and let LaTeX break the line after its underscores and dots."""
-    text = escape_latex(value)
-    return Latex(text.replace(r"\_", r"\_\allowbreak{}").replace(".", r".\allowbreak{}"))
 
 
 def environment(plain: bool = False) -> jinja2.Environment:
@@ -76,7 +50,7 @@ def environment(plain: bool = False) -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, autoescape=False,
         undefined=jinja2.StrictUndefined, finalize=escape_latex,
     )
-    env.filters["latex"] = (lambda v: Latex(escape_latex(v))) if plain else Latex
+    env.filters["latex"] = (lambda v: Latex(escape_latex(v))) if plain else author_latex
     env.filters["mathtext"] = (lambda v: Latex(escape_latex(v))) if plain else escape_text_with_math
     env.filters["breakable"] = breakable
     return env
@@ -438,6 +412,7 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
         r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
         r["sweeps"] = [sw for sw in sweeps if sw["claim_id"] == r["claim_id"]]
         r["diagram"] = _diagram(claims.get(r["claim_id"]), r, figures, messages)
+    messages.extend(refused_text(results))
     counts = verdict_counts(results)
     searches = store.latest_searches([r["claim_id"] for r in results])
     papers = _paper_groups(results)
@@ -462,10 +437,14 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
             failed = out / "report-failed.log"
             if log.exists():
                 shutil.copy(log, failed)
+            names = {r["anchor"]: f"claim {r['claim_id']}" for r in results} | {
+                g["anchor"]: f"paper {g['paper']['slug']}" for g in papers}
+            culprit = _claim_at_line(paths["tex"], tex_error_line(failed), names)
             paths["tex"].write_text(render(plain=True))
             built, retry = build_pdf(paths["tex"])
-            message = (f"the claims' LaTeX did not compile (see {failed}); the PDF shows statements as plain text"
-                       if built else retry)
+            where = f" (it stopped in the text of {culprit})" if culprit else ""
+            message = (f"the claims' LaTeX did not compile{where}: {message}; the PDF shows every statement as plain "
+                       f"text (the failed build's log is {failed})" if built else f"{message}; then {retry}")
         if built:
             paths["pdf"] = built
         if message:
@@ -473,22 +452,45 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
     return paths, messages
 
 
-def build_pdf(tex: Path) -> tuple[Path | None, str]:
-    """Compile ``tex`` with latexmk (pdflatex, shell escape off).
+LATEX_FIELDS = ("statement", "source", "description", "method", "reconstructed_from")
 
-    Returns:
-        (the PDF path or None, a message for the user when no PDF was made).
-    """
-    if shutil.which("latexmk") is None or shutil.which("pdflatex") is None:
-        return None, (f"no TeX found: {tex} and its figures are written; install TeX "
-                      "(Debian: apt-get install --no-install-recommends texlive-latex-recommended "
-                      "texlive-pictures texlive-science lmodern latexmk) and run `workbench report` for the PDF")
-    cmd = ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-quiet",
-           "-pdflatex=pdflatex -no-shell-escape %O %S", tex.name]
-    proc = subprocess.run(cmd, cwd=tex.parent, capture_output=True, text=True, timeout=600)
-    pdf = tex.with_suffix(".pdf")
-    if proc.returncode != 0 or not pdf.exists():
-        log = tex.with_suffix(".log")
-        return None, f"latexmk failed (exit {proc.returncode}); see {log}"
-    subprocess.run(["latexmk", "-c", "-quiet", tex.name], cwd=tex.parent, capture_output=True, timeout=120)
-    return pdf, ""
+
+def refused_text(results: list[dict[str, Any]]) -> list[str]:
+    """Messages naming each claim whose LaTeX the report refuses (see
+    :func:`workbench.texsafe.latex_hazard`); the refused text is then shown as plain text."""
+    messages, seen_papers = [], set()
+    for r in results:
+        for name in LATEX_FIELDS:
+            hazard = latex_hazard(r.get(name) or "")
+            if hazard:
+                messages.append(f"{r['claim_id']}: its {name.replace('_', ' ')} uses {hazard}, which the report "
+                                "refuses (it can read or write files, define macros or loop); shown as plain text")
+        paper = r["paper"]
+        if paper["slug"] in seen_papers:
+            continue
+        seen_papers.add(paper["slug"])
+        texts = [("title", paper.get("title", ""))] + [
+            ("list of statements not checked", f"{e.get('statement', '')} {e.get('why', '')}")
+            for e in paper.get("not_checked") or []]
+        for name, text in texts:
+            hazard = latex_hazard(text)
+            if hazard:
+                messages.append(f"paper {paper['slug']}: its {name} uses {hazard}, which the report refuses; shown as "
+                                "plain text")
+    return messages
+
+
+def _claim_at_line(tex: Path, line: int | None, names: dict[str, str]) -> str | None:
+    """The claim (or paper) whose section holds ``line`` of the report's source, found by the
+    last ``\\label`` before it; ``names`` maps labels to what to call them."""
+    if line is None:
+        return None
+    try:
+        lines = tex.read_text().splitlines()[:line]
+    except OSError:
+        return None
+    for text in reversed(lines):
+        m = re.search(r"\\label\{((?:claim|paper)-[^}]*)\}", text)
+        if m:
+            return names.get(m.group(1), m.group(1))
+    return None

@@ -1,0 +1,202 @@
+"""LaTeX from untrusted text: escaping, Unicode, refused primitives, and a confined TeX build.
+
+The report is made of text the engine does not control: claim statements (LaTeX on purpose),
+titles, sources, reasons, and whatever a stored database produced elsewhere holds.  So:
+
+- text from code is escaped (:func:`escape_latex`), and its non-ASCII characters are written as
+  LaTeX commands (pylatexenc), so an ``ℓ``, a ``≤`` or an ``α`` prints instead of stopping pdflatex;
+- LaTeX written on purpose keeps its markup, but a bare ``%`` is shown rather than starting a
+  comment, and text that uses a primitive able to read or write files, define macros or change
+  category codes (:func:`latex_hazard`) is refused: it is shown as plain text, and the report says
+  which claim it came from;
+- the PDF is built (:func:`build_pdf`) by latexmk/pdflatex with shell escape off, with TeX's file
+  access confined to a build folder of its own (``openin_any``/``openout_any`` paranoid: no
+  absolute paths, no ``..``), under a time limit that ends the whole process group.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+from typing import Any
+
+_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "<": r"\textless{}", ">": r"\textgreater{}",
+}
+_SPECIAL_RE = re.compile("|".join(re.escape(k) for k in _SPECIAL))
+
+# Primitives and commands that read or write files, run code, define or redefine macros, change
+# category codes or the output routine: none belongs in a statement, and each can take over the
+# build (read /etc/..., overwrite the report's outputs, loop forever).
+_HAZARDS = (
+    "input", "include", "includeonly", "InputIfFileExists", "IfFileExists", "openin", "openout", "read",
+    "readline", "write", "immediate", "closein", "closeout", "newread", "newwrite", "def", "edef", "gdef",
+    "xdef", "let", "futurelet", "global", "long", "outer", "protected", "catcode", "lccode", "uccode", "mathcode",
+    "sfcode", "delcode", "csname", "endcsname", "uppercase", "lowercase", "scantokens", "newcommand",
+    "renewcommand", "providecommand", "DeclareRobustCommand", "DeclareMathOperator", "DeclareTextCommand",
+    "newenvironment", "renewenvironment", "loop", "repeat", "special", "directlua", "latelua", "luaexec",
+    "pdfobj", "pdfliteral", "pdfximage", "usepackage", "RequirePackage", "documentclass", "makeatletter",
+    "everypar", "everymath", "everydisplay", "everyhbox", "everyvbox", "everyjob", "everyeof", "everycr",
+    "afterassignment", "aftergroup", "output", "shipout", "batchmode", "nonstopmode", "scrollmode",
+    "errorstopmode", "errmessage", "includegraphics", "verbatiminput", "lstinputlisting", "endinput",
+    "end{document}", "begin{document}",
+)
+_HAZARD_RE = re.compile(r"\\(" + "|".join(re.escape(h) for h in sorted(_HAZARDS, key=len, reverse=True))
+                        + r")(?![A-Za-z@])|\^\^")
+
+TEX_TIME_LIMIT = 300.0  # seconds for the whole latexmk build before its process group is ended
+
+
+class Latex(str):
+    """A string that is LaTeX on purpose (a claim statement); the template does not escape it."""
+
+
+def latex_hazard(text: Any) -> str | None:
+    """The first primitive in ``text`` that the report refuses (``"\\\\input"``, ``"^^"``...), or None.
+
+    Refused: commands that read or write files (``\\input``, ``\\openout``...), define or redefine
+    macros (``\\def``, ``\\newcommand``...), change category codes or the output routine, load
+    packages, or spell a character by its code (``^^5c`` is a backslash).
+    """
+    m = _HAZARD_RE.search(str(text))
+    if m is None:
+        return None
+    return "^^" if m.group(0) == "^^" else "\\" + m.group(1)
+
+
+_unicode_encoder = None
+
+
+def unicode_to_latex(text: str) -> str:
+    """Write the non-ASCII characters of ``text`` as LaTeX (``ℓ`` -> ``\\ensuremath{\\ell}``);
+    characters LaTeX has no command for become a bold question mark."""
+    global _unicode_encoder
+    if text.isascii():
+        return text
+    if _unicode_encoder is None:
+        from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+        _unicode_encoder = UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces-all",
+                                                 unknown_char_policy="replace", unknown_char_warning=False)
+    return _unicode_encoder.unicode_to_latex(text.replace("\u2212", "-"))
+
+
+def escape_latex(value: Any) -> str:
+    """Escape ``value`` (converted to str) for LaTeX text mode, non-ASCII characters included;
+    :class:`Latex` passes through."""
+    if isinstance(value, Latex):
+        return str(value)
+    return unicode_to_latex(_SPECIAL_RE.sub(lambda m: _SPECIAL[m.group()], str(value)))
+
+
+def author_latex(value: Any) -> Latex:
+    """LaTeX written on purpose, made safe to compile: refused (shown as plain text) when it
+    uses a primitive :func:`latex_hazard` names; otherwise a bare ``%`` is shown instead of
+    starting a comment and non-ASCII characters are written as LaTeX."""
+    if isinstance(value, Latex):
+        return value
+    text = str(value)
+    if latex_hazard(text):
+        return Latex(escape_latex(text))
+    return Latex(unicode_to_latex(re.sub(r"(?<!\\)%", r"\\%", text)))
+
+
+def escape_text_with_math(value: Any) -> Latex:
+    """Escape ``value`` but keep ``$...$`` math spans as written (docstrings, titles).
+
+    When the dollar signs do not pair up, or a math span uses a refused primitive, everything
+    is escaped.  A :class:`Latex` value passes through.
+    """
+    if isinstance(value, Latex):
+        return value
+    text = str(value)
+    parts = text.split("$")
+    if len(parts) % 2 == 0 or latex_hazard(text):
+        return Latex(escape_latex(text))
+    return Latex("".join(escape_latex(p) if i % 2 == 0 else f"${author_latex(p)}$" for i, p in enumerate(parts)))
+
+
+def breakable(value: Any) -> Latex:
+    """Escape an identifier and let LaTeX break the line after its underscores and dots."""
+    text = escape_latex(value)
+    return Latex(text.replace(r"\_", r"\_\allowbreak{}").replace(".", r".\allowbreak{}"))
+
+
+def build_pdf(tex: Path, time_limit: float = TEX_TIME_LIMIT) -> tuple[Path | None, str]:
+    """Compile ``tex`` (beside a ``figures/`` folder) with latexmk and pdflatex, confined.
+
+    The job runs in a build folder of its own (``<out>/.tex-build``) holding a copy of the
+    ``.tex`` and its figures: TeX may read and write there only (``openin_any=p``,
+    ``openout_any=p``, shell escape off), so no text in the report can read a system file or
+    overwrite the report's other outputs.  A build that does not finish within ``time_limit``
+    seconds is ended with its whole process group.
+
+    Returns:
+        (the PDF path beside ``tex``, or None; a message for the user when no PDF was made).
+    """
+    if shutil.which("latexmk") is None or shutil.which("pdflatex") is None:
+        return None, (f"no TeX found: {tex} and its figures are written; install TeX "
+                      "(Debian: apt-get install --no-install-recommends texlive-latex-recommended "
+                      "texlive-pictures texlive-science lmodern latexmk) and run `workbench report` for the PDF")
+    build = tex.parent / ".tex-build"
+    try:
+        if build.exists():
+            shutil.rmtree(build)
+        build.mkdir()
+        shutil.copy(tex, build / tex.name)
+        figures = tex.parent / "figures"
+        if figures.is_dir():
+            shutil.copytree(figures, build / "figures")
+    except OSError as exc:
+        return None, f"cannot prepare the TeX build folder {build}: {exc.strerror or exc}"
+    env = dict(os.environ, openin_any="p", openout_any="p", shell_escape="f")
+    cmd = ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-quiet",
+           "-pdflatex=pdflatex -no-shell-escape %O %S", tex.name]
+    proc = subprocess.Popen(cmd, cwd=build, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        code = proc.wait(timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        _end_group(proc)
+        _keep_log(build, tex)
+        return None, (f"the TeX build did not finish within {time_limit:g} s and was stopped (a looping macro in "
+                      f"some text?); see {tex.with_suffix('.log')}")
+    pdf = build / tex.with_suffix(".pdf").name
+    _keep_log(build, tex)
+    if code != 0 or not pdf.exists():
+        return None, f"latexmk failed (exit {code}); see {tex.with_suffix('.log')}"
+    out = tex.with_suffix(".pdf")
+    shutil.copy(pdf, out)
+    shutil.rmtree(build, ignore_errors=True)
+    return out, ""
+
+
+def _end_group(proc: subprocess.Popen) -> None:
+    """End latexmk and every pdflatex it started."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def _keep_log(build: Path, tex: Path) -> None:
+    log = build / tex.with_suffix(".log").name
+    if log.exists():
+        shutil.copy(log, tex.with_suffix(".log"))
+
+
+def tex_error_line(log: Path) -> int | None:
+    """The line of the ``.tex`` where pdflatex stopped (its ``l.NNN`` mark), or None."""
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return None
+    marks = re.findall(r"^l\.(\d+)", text, flags=re.M)
+    return int(marks[0]) if marks else None
