@@ -91,11 +91,11 @@ def test_laplace_scale_and_bad_inputs():
 @pytest.mark.parametrize("m0,m1,s0,s1,alpha", [(0.0, 1.0, 1.0, 1.0, 2.0), (0.3, -0.4, 0.8, 1.1, 3.0),
                                                (1.0, 0.0, 1.2, 1.0, 1.5)])
 def test_renyi_matches_mpmath_quadrature(m0, m1, s0, s1, alpha):
-    mp.mp.dps = 30
-    p = lambda x: mp.npdf(x, m0, s0)  # noqa: E731
-    q = lambda x: mp.npdf(x, m1, s1)  # noqa: E731
-    integral = mp.quad(lambda x: p(x) ** alpha * q(x) ** (1 - alpha), [-mp.inf, 0, mp.inf])
-    ref = float(mp.log(integral) / (alpha - 1))
+    with mp.workdps(30):  # never the process-wide precision: other tests share it
+        p = lambda x: mp.npdf(x, m0, s0)  # noqa: E731
+        q = lambda x: mp.npdf(x, m1, s1)  # noqa: E731
+        integral = mp.quad(lambda x: p(x) ** alpha * q(x) ** (1 - alpha), [-mp.inf, 0, mp.inf])
+        ref = float(mp.log(integral) / (alpha - 1))
     assert renyi_divergence_gaussians([m0], [m1], s0, s1, alpha) == pytest.approx(ref, rel=1e-12, abs=1e-14)
 
 

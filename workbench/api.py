@@ -14,7 +14,7 @@ from typing import Any
 
 import joblib
 
-from .cache import CacheKey, ResultCache, package_versions
+from .cache import SOLVERS, CacheKey, ResultCache, package_versions
 from .counterexamples import SearchSummary
 from .evidence import Verdict
 from .execute import ClaimResult, has_error, result_from_record, result_record, run_claim
@@ -29,7 +29,7 @@ BACKENDS = ("loky", "threading", "sequential", "dask", "dask-local")
 SCHEDULER_ENV = "WORKBENCH_SCHEDULER"
 CONNECT_TIMEOUT = 10.0  # seconds to reach a dask scheduler
 VERSIONED = ("workbench", "numpy", "scipy", "sympy", "mpmath", "cvxpy", "qiskit", "qiskit-aer",
-             "joblib", "jinja2", "matplotlib")
+             "joblib", "jinja2", "matplotlib", *SOLVERS)
 
 
 class UsageError(ValueError):
@@ -102,6 +102,33 @@ def check_writable(folder: Path) -> None:
         raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}; choose another folder with --out") from None
 
 
+def _cache_warning() -> Any:
+    """A function printing a cache warning on stderr (the run goes on without the cache entry)."""
+    from rich.console import Console
+
+    console = Console(stderr=True, soft_wrap=True)
+
+    def warn(message: str) -> None:
+        console.print(f"[yellow]workbench: warning:[/] {message}", highlight=False, markup=True)
+
+    return warn
+
+
+SCHEDULER_SCHEMES = ("tcp", "tls", "ucx", "inproc", "ws", "wss")
+
+
+def check_scheduler(address: str) -> None:
+    """Raise :class:`UsageError` unless ``address`` looks like a dask scheduler address
+    (``tcp://HOST:PORT``; not the dashboard's ``http://`` address)."""
+    import re
+
+    m = re.fullmatch(r"([a-z]+)://([^/\s:]+|\[[0-9a-fA-F:]+\])(?::(\d+))?/?", address)
+    if m is None or m.group(1) not in SCHEDULER_SCHEMES:
+        hint = (" (that is the dashboard's address; the scheduler's is tcp://HOST:8786)"
+                if address.startswith(("http://", "https://")) else "")
+        raise UsageError(f"{address!r} is not a dask scheduler address: give tcp://HOST:PORT{hint}")
+
+
 def resolve_backend(backend: str, scheduler: str | None) -> tuple[str, str | None]:
     """The backend and scheduler a run uses: a scheduler (given, or from ``WORKBENCH_SCHEDULER``)
     turns the default loky backend into dask.
@@ -110,6 +137,8 @@ def resolve_backend(backend: str, scheduler: str | None) -> tuple[str, str | Non
         UsageError: for the dask backend without a scheduler address.
     """
     scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler:
+        check_scheduler(scheduler)
     if scheduler and backend == "loky":
         backend = "dask"
     if backend == "dask" and not scheduler:
@@ -143,7 +172,7 @@ def parallel_backend(backend: str, scheduler: str | None, jobs: int) -> Iterator
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError) as exc:
         if cluster is not None:
             cluster.close()
         raise UsageError(f"cannot reach the dask scheduler {scheduler}: {exc}") from None
@@ -219,14 +248,19 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
             run_id = store.start_run(seed=seed, profile=profile, jobs=jobs, backend=backend,
                                      selection=[c.id for c in claims],
                                      metadata=run_metadata(jobs, backend) | {"scheduler": scheduler})
-        results = ResultCache(Path(db).parent / "cache") if cache else None
-        with parallel_backend(backend, scheduler, jobs) as (backend_name, workers):
-            interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=workers,
-                                   backend=backend_name, progress=progress, cache=results)
-            if sweeps and not interrupted:
-                interrupted = _declared_sweeps(store, [reg.claims[cid] for cid in store.run(run_id)["selection"]],
-                                               profile=profile, seed=seed, jobs=workers, backend=backend_name,
-                                               progress=progress, cache=results, in_registry=registry is None)
+        results = ResultCache(Path(db).parent / "cache", warn=_cache_warning()) if cache else None
+        try:
+            with parallel_backend(backend, scheduler, jobs) as (backend_name, workers):
+                interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=workers,
+                                       backend=backend_name, progress=progress, cache=results)
+                if sweeps and not interrupted:
+                    interrupted = _declared_sweeps(store, [reg.claims[cid] for cid in store.run(run_id)["selection"]],
+                                                   profile=profile, seed=seed, jobs=workers, backend=backend_name,
+                                                   progress=progress, cache=results, in_registry=registry is None)
+        except BaseException:
+            # Whatever stopped the run, what finished is stored: mark it resumable, never 'running'.
+            store.finish_run(run_id, "interrupted")
+            raise
         store.finish_run(run_id, "interrupted" if interrupted else "finished")
         summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted)
         if interrupted:
@@ -235,8 +269,14 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         if out is not None:
             from .report import write_report
 
-            summary.report, notes = write_report(store, run_id, Path(out), pdf=pdf, registry=reg)
-            summary.messages.extend(notes)
+            try:
+                summary.report, notes = write_report(store, run_id, Path(out), pdf=pdf, registry=reg)
+                summary.messages.extend(notes)
+            except OSError as exc:
+                summary.messages.append(
+                    f"cannot write the report to {out}: {exc.strerror or exc} ({getattr(exc, 'filename', '') or ''}); "
+                    f"every result is stored in {db}: `workbench report --run {run_id} --db {db} --out DIR` "
+                    "writes it elsewhere")
         return summary
     finally:
         store.close()
@@ -272,7 +312,7 @@ def _declared_sweeps(store: Store, claims: list[Claim], *, profile: str, seed: i
         for c, grid in grids:
             task = bar.add_task(f"sweep {c.id}", total=len(grid_points(grid)))
             try:
-                summary = run_sweep(c, grid, store=store, profile=profile, seed=seed,
+                summary = run_sweep(c, grid, store=store, profile=profile, seed=seed, backend=backend,
                                     jobs=jobs if backend != "sequential" else 1,
                                     progress=lambda *_, task=task: bar.advance(task), in_registry=in_registry,
                                     metadata=run_metadata(jobs, backend) | {"declared": True}, cache=cache)
@@ -373,11 +413,11 @@ def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str
             def advance(i: int, params: dict[str, Any], result: ClaimResult) -> None:
                 bar.advance(task)
 
-            summary = run_sweep(c, parsed, store=store, profile=profile, seed=seed,
+            summary = run_sweep(c, parsed, store=store, profile=profile, seed=seed, backend=backend_name,
                                 jobs=workers if backend_name != "sequential" else 1, progress=advance,
                                 in_registry=registry is None,
                                 metadata=run_metadata(workers, backend_name) | {"scheduler": scheduler},
-                                cache=ResultCache(Path(db).parent / "cache") if cache else None)
+                                cache=ResultCache(Path(db).parent / "cache", warn=_cache_warning()) if cache else None)
         if out is not None:
             from .report import sweep_figure
 

@@ -25,6 +25,9 @@ from .model import Claim
 
 SCIENCE_PACKAGES = ("simulations", "theorems")
 NUMERICAL = ("numpy", "scipy", "sympy", "mpmath", "cvxpy", "qiskit", "qiskit-aer", "joblib")
+SOLVERS = ("clarabel", "scs", "highspy", "osqp", "PEPit", "networkx", "nashpy")
+"""Solvers and libraries whose answers decide certificates and exact values: their versions are in
+every cache key and in every run's provenance."""
 
 
 def _module_of(obj: Any) -> types.ModuleType | None:
@@ -90,7 +93,7 @@ def code_digests(claim: Claim) -> dict[str, str]:
     return out
 
 
-def package_versions(names: tuple[str, ...] = NUMERICAL) -> dict[str, str]:
+def package_versions(names: tuple[str, ...] = NUMERICAL + SOLVERS) -> dict[str, str]:
     """Installed version of each distribution in ``names`` ("not installed" when absent)."""
     out = {}
     for name in names:
@@ -154,11 +157,13 @@ class ResultCache:
     saves one.  Values must be picklable (plain records, not claim objects).
     """
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, warn: Any = None) -> None:
         self.folder = Path(folder)
         self.memory = joblib.Memory(self.folder, verbose=0)
         self._entry = self.memory.cache(_entry, ignore=["value"])
         self._keys = self.folder / "last-keys.json"
+        self._warn = warn or (lambda message: None)
+        self._warned = False
 
     def _last_keys(self) -> dict[str, Any]:
         try:
@@ -167,15 +172,35 @@ class ResultCache:
             return {}
 
     def lookup(self, key: CacheKey) -> tuple[Any | None, str]:
-        if self._entry.check_call_in_cache(key.as_dict(), None):
-            return self._entry(key.as_dict(), None), ""
+        """The stored value for ``key`` and "", or None and why it missed.  A cache that cannot be
+        read is a miss (with a warning), never a failure of the run."""
+        try:
+            if self._entry.check_call_in_cache(key.as_dict(), None):
+                return self._entry(key.as_dict(), None), ""
+        except Exception as exc:  # noqa: BLE001 - a damaged or unreadable cache entry is a miss
+            self._warn_once(f"the cache in {self.folder} cannot be read ({type(exc).__name__}: {exc}); "
+                            "claims run again")
+            return None, "cache unreadable"
         return None, why_missed(self._last_keys().get(key.claim_id), key)
 
-    def store(self, key: CacheKey, value: Any) -> None:
-        self._entry.call(key.as_dict(), value)
-        keys = self._last_keys()
-        keys[key.claim_id] = key.as_dict()
-        self._keys.write_text(json.dumps(keys, indent=1, sort_keys=True))
+    def store(self, key: CacheKey, value: Any) -> bool:
+        """Keep ``value`` for ``key``; return False (with a warning) when the cache cannot be
+        written: the result itself is stored in the database either way."""
+        try:
+            self._entry.call(key.as_dict(), value)
+            keys = self._last_keys()
+            keys[key.claim_id] = key.as_dict()
+            self._keys.write_text(json.dumps(keys, indent=1, sort_keys=True))
+        except Exception as exc:  # noqa: BLE001 - a cache that cannot be written costs a rerun, not a result
+            self._warn_once(f"the cache in {self.folder} cannot be written ({type(exc).__name__}: {exc}); "
+                            "results are stored in the database, but the next run computes them again")
+            return False
+        return True
+
+    def _warn_once(self, message: str) -> None:
+        if not self._warned:
+            self._warned = True
+            self._warn(message)
 
     def clear(self) -> None:
         self.memory.clear(warn=False)

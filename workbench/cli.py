@@ -135,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         commands = {"list": _list, "run": _run, "report": _report, "show": _show, "cache": _cache,
                     "sweep": _sweep, "search": _search, "bench": _bench}
+        if args.command in ("list", "run", "show", "sweep", "search"):
+            from .registry import load
+
+            load()
+            _warn_load_errors()
         return commands[args.command](args, out)
     except (api.UsageError, StoreError) as exc:
         err.print(f"[red]workbench: error:[/] {exc}", highlight=False)
@@ -151,6 +156,16 @@ def _select(selectors: list[str] | None, keyword: str | None = None):
         return select(selectors or None, keyword)
     except SelectionError as exc:
         raise api.UsageError(str(exc)) from None
+
+
+def _warn_load_errors() -> None:
+    """Say which paper modules could not be loaded (they are skipped; the others run)."""
+    from .registry import LOAD_ERRORS
+
+    err = Console(stderr=True, soft_wrap=True)
+    for message in LOAD_ERRORS:
+        err.print(f"[yellow]workbench: warning:[/] {escape(message)}", highlight=False)
+    LOAD_ERRORS.clear()
 
 
 def _plain(text: str) -> str:
@@ -246,6 +261,11 @@ def _sweep(args: argparse.Namespace, out: Console) -> int:
         out.print("the claim's verdict is the same at every grid point", highlight=False)
     if summary.figure:
         out.print(f"figure: {summary.figure}", highlight=False)
+    errors = [p for p in summary.points if p.claim_verdict == "ERROR"]
+    if errors:
+        out.print(f"[magenta]{len(errors)} of {len(summary.points)} points ended in ERROR[/] (the check itself failed "
+                  f"there; `workbench show {summary.claim_id}` and the database keep the reasons)", highlight=False)
+        return EXIT_FAILED
     return EXIT_OK
 
 

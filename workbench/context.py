@@ -53,11 +53,34 @@ def _pin_worker() -> None:
         _pinned_pid = os.getpid()
 
 
+GLOBAL_RNG_MESSAGE = ("drew from numpy's global generator (np.random.rand, np.random.normal, scipy's rvs without "
+                      "random_state ...), whose numbers no seed of the run controls: draw from ctx.rng, "
+                      "ctx.generator(...) or the generator ctx.trials hands each trial")
+
+
+class GlobalRandomStateError(RuntimeError):
+    """A check used numpy's global random state: its numbers would differ from run to run."""
+
+
+def global_rng_fingerprint() -> int:
+    """A hash of numpy's global random state (to detect that something drew from it)."""
+    name, keys, pos, has_gauss, cached = np.random.get_state()
+    return hash((name, keys.tobytes(), pos, has_gauss, cached))
+
+
 def _run_chunk(func: Callable[..., Any], key: tuple, trials: range, args: tuple, kwargs: dict) -> list[Any]:
     """Trials ``trials`` of ``func``; trial i draws from the stream keyed by ``key + (i,)``.
 
-    The streams are derived here, in the worker, so only the key and the range travel."""
-    return [func(np.random.default_rng(seed_sequence(*key, i)), *args, **kwargs) for i in trials]
+    The streams are derived here, in the worker, so only the key and the range travel.
+
+    Raises:
+        GlobalRandomStateError: when a trial drew from numpy's global generator.
+    """
+    before = global_rng_fingerprint()
+    out = [func(np.random.default_rng(seed_sequence(*key, i)), *args, **kwargs) for i in trials]
+    if global_rng_fingerprint() != before:
+        raise GlobalRandomStateError(f"a trial {GLOBAL_RNG_MESSAGE}")
+    return out
 
 
 def _in_worker(chunk_func: Callable[..., list[Any]], *args: Any) -> list[Any]:
@@ -66,7 +89,11 @@ def _in_worker(chunk_func: Callable[..., list[Any]], *args: Any) -> list[Any]:
 
 
 def _map_chunk(func: Callable[..., Any], items: Sequence[Any]) -> list[Any]:
-    return [func(item) for item in items]
+    before = global_rng_fingerprint()
+    out = [func(item) for item in items]
+    if global_rng_fingerprint() != before:
+        raise GlobalRandomStateError(f"a mapped task {GLOBAL_RNG_MESSAGE}")
+    return out
 
 
 def _chunks(n: int, jobs: int, chunk: int | None) -> list[range]:

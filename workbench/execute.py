@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import signal
+import sys
 import threading
 import time
 import traceback
+import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,7 +16,7 @@ from typing import Any
 
 from threadpoolctl import threadpool_limits
 
-from .context import Context
+from .context import GLOBAL_RNG_MESSAGE, Context, GlobalRandomStateError, global_rng_fingerprint
 from .evidence import Decision, Verdict, assess_near_miss, decide, final_verdict, is_sharp
 from .model import Claim, Control
 
@@ -105,8 +107,12 @@ def _evaluate(func: Any, ctx: Context, kind: str, uid: str, deadline: float, nea
     start = time.perf_counter()
     try:
         # One BLAS thread: claims are small dense problems, and parallelism is the runner's job.
-        with time_limit(max(deadline - time.monotonic(), 1e-3)), threadpool_limits(limits=1):
+        with time_limit(max(deadline - time.monotonic(), 1e-3)), threadpool_limits(limits=1), \
+                mpmath_precision_kept():
+            before = global_rng_fingerprint()
             evidence = func(ctx)
+            if global_rng_fingerprint() != before:
+                raise GlobalRandomStateError(f"the check {GLOBAL_RNG_MESSAGE}")
             decision = decide(evidence, kind)
             if assess and decision.verdict is not Verdict.ERROR:
                 decision.near_miss = assess_near_miss(evidence, near_miss)
@@ -144,6 +150,10 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int 
     """
     values = claim.parameters(profile, params)
     limit = budget if budget is not None else claim.budget * (FULL_BUDGET_FACTOR if profile == "full" else 1.0)
+    if backend == "threading" and uses_mpmath(claim):
+        # mpmath's working precision is one process-wide setting: threads of one claim would change
+        # each other's.  Such a claim runs its trials and maps in this thread (the same numbers).
+        jobs = 1
     start = time.perf_counter()
     deadline = time.monotonic() + limit
 
@@ -157,6 +167,31 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int 
                 for c in claim.controls]
     verdict, note = final_verdict(outcome.verdict, [o.verdict for _, o in controls], claim.reconstructed)
     return ClaimResult(claim, values, outcome, controls, verdict, note, time.perf_counter() - start)
+
+
+def uses_mpmath(claim: Claim) -> bool:
+    """True when the claim's module or a ``simulations`` module it reaches uses mpmath."""
+    from .cache import code_modules
+
+    for module in code_modules(claim):
+        for obj in list(vars(module).values()):
+            name = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", None)
+            if isinstance(name, str) and name.split(".")[0] == "mpmath":
+                return True
+    return False
+
+
+@contextmanager
+def mpmath_precision_kept() -> Iterator[None]:
+    """Restore mpmath's process-wide precision afterwards, whatever the code inside sets."""
+    mpmath = sys.modules.get("mpmath")
+    prec = mpmath.mp.prec if mpmath is not None else None
+    try:
+        yield
+    finally:
+        mpmath = sys.modules.get("mpmath")
+        if mpmath is not None:
+            mpmath.mp.prec = prec if prec is not None else 53
 
 
 def _overrides(claim: Claim, control: Control) -> dict[str, Any]:

@@ -353,6 +353,12 @@ class Registry:
         self.papers[c.paper.slug] = c.paper
         self.claims[c.id] = c
 
+    def remove(self, claim_id: str) -> None:
+        """Forget a claim (and its paper when it has no other claim): a module that failed to load."""
+        c = self.claims.pop(claim_id)
+        if not any(other.paper.slug == c.paper.slug for other in self.claims.values()):
+            self.papers.pop(c.paper.slug, None)
+
     def claims_of(self, slug: str) -> list[Claim]:
         return [c for c in self.claims.values() if c.paper.slug == slug]
 

@@ -12,6 +12,7 @@ import fnmatch
 import importlib
 import pkgutil
 from importlib.metadata import entry_points
+from typing import Any
 
 from .model import REGISTRY, Claim, Registry
 
@@ -19,20 +20,51 @@ GROUP = "workbench.theorems"
 _loaded = False
 
 
-def import_tree(name: str) -> None:
-    """Import module ``name`` and, if it is a package, all its submodules."""
-    module = importlib.import_module(name)
-    for info in pkgutil.walk_packages(getattr(module, "__path__", []), prefix=f"{name}."):
-        importlib.import_module(info.name)
+LOAD_ERRORS: list[str] = []
+"""Paper modules that could not be loaded, each with the reason (filled by :func:`load`)."""
+
+
+def import_tree(name: str, registry: Registry | None = None) -> list[str]:
+    """Import module ``name`` and, if it is a package, all its submodules.
+
+    A module that fails to import (a syntax error, a claim that breaks the contract, a paper
+    slug already used by another package) is skipped with its claims, so one broken paper never
+    stops the others.
+
+    Returns:
+        One message per skipped module, saying what went wrong.
+    """
+    reg = registry or REGISTRY
+    errors: list[str] = []
+
+    def attempt(module_name: str) -> Any:
+        before = set(reg.claims)
+        try:
+            return importlib.import_module(module_name)
+        except Exception as exc:  # noqa: BLE001 - any failure of an outside module is reported, not fatal
+            for cid in set(reg.claims) - before:
+                reg.remove(cid)
+            errors.append(f"paper module {module_name} was skipped: {type(exc).__name__}: {exc}")
+            return None
+
+    module = attempt(name)
+    if module is not None:
+        for info in pkgutil.walk_packages(getattr(module, "__path__", []), prefix=f"{name}.",
+                                          onerror=lambda n: errors.append(f"paper package {n} could not be read")):
+            attempt(info.name)
+    return errors
 
 
 def load() -> Registry:
-    """Import every registered paper module once and return the filled registry."""
+    """Import every registered paper module once and return the filled registry.
+
+    Modules that fail to load are skipped; :data:`LOAD_ERRORS` says which and why.
+    """
     global _loaded
     if not _loaded:
         names = {ep.value for ep in entry_points(group=GROUP)} or {"theorems"}
         for name in sorted(names):
-            import_tree(name)
+            LOAD_ERRORS.extend(import_tree(name))
         _loaded = True
     return REGISTRY
 

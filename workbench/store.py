@@ -128,6 +128,9 @@ class Store:
 
     def __init__(self, path: str | Path, timeout: float = 5.0) -> None:
         self.path = Path(path)
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a database file; give a file such as "
+                             f"{self.path / 'workbench.sqlite'} with --db")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(self.path, timeout=timeout)
@@ -142,8 +145,9 @@ class Store:
                 elif int(row[0]) < SCHEMA_VERSION:
                     self._migrate(int(row[0]))
                 self.conn.commit()
-        except OSError as exc:
-            raise StoreError(f"cannot create the database {self.path}: {exc}; choose another path with --db") from None
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot create or open the database {self.path}: {getattr(exc, 'strerror', None) or exc}; "
+                             "choose another path with --db") from None
 
     def _migrate(self, version: int) -> None:
         """Bring a database of an older schema up to date (columns added, nothing removed)."""

@@ -18,7 +18,14 @@ from typing import Any
 
 import joblib
 
-from .execute import ClaimResult, has_error, result_from_record, result_record, run_claim
+from .execute import (
+    ClaimResult,
+    has_error,
+    result_from_record,
+    result_record,
+    run_claim,
+    uses_mpmath,
+)
 from .model import Claim
 
 HEADLINE_PRIORITY = ("slope", "smallest_margin", "max_rel_error", "max_abs_error", "estimate",
@@ -131,8 +138,11 @@ def headline_key(points: list[dict[str, Any]]) -> str | None:
 
 def run_sweep(claim: Claim, grid: dict[str, list[Any]], *, store: Any, profile: str, seed: int, jobs: int,
               progress: Any = None, in_registry: bool = True, metadata: dict[str, Any] | None = None,
-              cache: Any = None) -> SweepSummary:
+              cache: Any = None, backend: str = "loky") -> SweepSummary:
     """Run ``claim`` at every grid point (in parallel when ``jobs > 1``), storing each point.
+
+    Points run on the run's joblib ``backend`` (``"loky"``, ``"threading"``; ``"dask"`` when the
+    runner has configured joblib for a cluster).
 
     ``in_registry`` says whether worker processes can find the claim by importing its module
     (claims of a private Registry run in this process).  With ``cache`` (a
@@ -147,9 +157,14 @@ def run_sweep(claim: Claim, grid: dict[str, list[Any]], *, store: Any, profile: 
             for p in points] if cache is not None else [None] * len(points)
     cached = [cache.lookup(k)[0] if k is not None else None for k in keys]
     todo = [p for p, rec in zip(points, cached, strict=True) if rec is None]
-    ref: Claim | tuple[str, str] = (claim.id, claim.module) if in_registry and jobs > 1 else claim
+    if backend == "threading" and uses_mpmath(claim):
+        jobs = 1  # mpmath's precision is process-wide: such points never run on threads
+    processes = jobs > 1 and backend != "threading"
+    ref: Claim | tuple[str, str] = (claim.id, claim.module) if in_registry and processes else claim
     if jobs > 1:
-        fresh = iter(joblib.Parallel(n_jobs=jobs, return_as="generator")(
+        # The dask backend is configured by the runner (joblib.parallel_config); name the others.
+        named = {"backend": backend} if backend in ("loky", "threading") else {}
+        fresh = iter(joblib.Parallel(n_jobs=jobs, return_as="generator", **named)(
             joblib.delayed(_run_point)(ref, p, profile, seed) for p in todo))
     else:
         fresh = (_run_point(ref, p, profile, seed) for p in todo)

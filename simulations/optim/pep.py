@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 __all__ = ["PEPResult", "pep_worst_case", "gradient_step", "fixed_step_method"]
 
 INITIAL_CONDITIONS = ("distance", "function_gap", "function_decrease")
@@ -36,12 +38,28 @@ class PEPResult:
         status: the SDP solver's status string (``"optimal"`` when solved to its tolerance).
         solver: name of the SDP solver used.
         n_steps: number of steps $N$ of the method.
+        primal: the primal SDP's value (a worst-case example's value: a lower bound on the
+            worst case, up to the solver's feasibility error).
+        gap: ``|value - primal|``, the solver's duality gap in the units of the measure.
+        min_gram_eigenvalue: the smallest eigenvalue of the worst-case Gram matrix (>= 0 for a
+            feasible example; a negative value measures the primal infeasibility).
+        accuracy: the solver's certified accuracy of ``value``: ``gap`` plus the Gram matrix's
+            negative part (absolute, in the units of the measure; nan when not solved).
     """
 
     value: float
     status: str
     solver: str
     n_steps: int
+    primal: float = float("nan")
+    gap: float = float("nan")
+    min_gram_eigenvalue: float = float("nan")
+    accuracy: float = float("nan")
+
+    def diagnostics(self) -> dict[str, float | str]:
+        """The numbers behind ``accuracy``, for a certificate's record."""
+        return {"solver": self.solver, "dual value": self.value, "primal value": self.primal,
+                "duality gap": self.gap, "smallest Gram eigenvalue": self.min_gram_eigenvalue}
 
 
 def gradient_step(gamma: float) -> Callable[[Any, Any, int], Any]:
@@ -142,5 +160,11 @@ def pep_worst_case(function_class: type, class_params: dict[str, float],
             problem.set_performance_metric(func.gradient(p) ** 2)
     value = problem.solve(wrapper="cvxpy", solver=solver, verbose=0)
     status = str(problem.wrapper.prob.status) if value is not None else "unbounded"
-    return PEPResult(value=float("inf") if value is None else float(value), status=status,
-                     solver=solver, n_steps=int(n_steps))
+    if value is None:
+        return PEPResult(value=float("inf"), status=status, solver=solver, n_steps=int(n_steps))
+    primal = float(problem.wrapper.prob.value)
+    gram = np.asarray(problem.G_value, dtype=float)
+    min_eig = float(np.linalg.eigvalsh((gram + gram.T) / 2).min()) if gram.size else 0.0
+    gap = abs(float(value) - primal)
+    return PEPResult(value=float(value), status=status, solver=solver, n_steps=int(n_steps), primal=primal,
+                     gap=gap, min_gram_eigenvalue=min_eig, accuracy=gap + max(0.0, -min_eig))

@@ -220,6 +220,13 @@ class Certificate(Evidence):
     then VERIFIED when every ``value`` stands in ``relation`` to its ``reference`` within
     ``atol + rtol * |reference|``, REFUTED otherwise (the worst solve is the counterexample).
 
+    With ``accuracy`` (the solver's own certified accuracy of the value, absolute: a duality gap
+    with its residuals, see :func:`workbench.certify.solver_accuracy`), the true optimum is only
+    known to lie in ``[value - accuracy, value + accuracy]``, and the rule is decided on that
+    interval: VERIFIED when the whole interval satisfies the relation within the tolerance,
+    REFUTED when none of it does, INCONCLUSIVE when the reference lies within the solver's
+    accuracy of the value (the solver does not certify the difference).
+
     Sharpness: for ``"="``, the tolerance relative to the values compared; for ``"<="`` and
     ``">="``, the tightness as for :class:`Bound`.  Default near miss: for ``"="`` every reference
     times 1.01; one-sided, the reference moved by half its size toward the stronger side; none
@@ -231,6 +238,9 @@ class Certificate(Evidence):
         relation: ``"="``, ``"<="`` or ``">="`` (value against reference).
         solver: solver name; ``duals``: optional dual values kept in the record.
         labels: optional name of each solve.
+        accuracy: the solver's certified accuracy of each value (absolute), or None for an
+            exact solver; ``diagnostics``: what it comes from (primal and dual values, gap,
+            residuals, smallest eigenvalue of a Gram matrix), shown in the report.
     """
 
     status: Any
@@ -244,6 +254,8 @@ class Certificate(Evidence):
     quantity: str = "optimal value"
     duals: Any = None
     labels: list[str] | None = None
+    accuracy: Any = None
+    diagnostics: dict[str, Any] | None = None
     kind = "certificate"
     claimed_field = "reference"
     near_miss_default: ClassVar[str] = "every reference times 1.01 for '='; one-sided, the reference moved by half its size toward the stronger side"
@@ -292,12 +304,16 @@ class Certificate(Evidence):
         if not np.all(np.isfinite(v)):
             return Decision(Verdict.ERROR, f"solver returned a non-finite value {v[~np.isfinite(v)][0]}")
         allowed = self.atol + self.rtol * np.abs(r)
+        acc = np.zeros(v.size) if self.accuracy is None else np.broadcast_to(
+            _as_array(self.accuracy, "accuracy").ravel(), v.shape).astype(float)
+        if not np.all(np.isfinite(acc)) or np.any(acc < 0):
+            raise EvidenceError("certificate accuracy must be finite and >= 0 (the solver's certified error)")
         if self.relation == "=":
-            excess = np.abs(v - r) - allowed
+            excess, best = np.abs(v - r) + acc - allowed, np.abs(v - r) - acc - allowed
         elif self.relation == "<=":
-            excess = v - r - allowed
+            excess, best = v + acc - r - allowed, v - acc - r - allowed
         else:
-            excess = r - v - allowed
+            excess, best = r - v + acc - allowed, r - v - acc - allowed
         worst = int(np.argmax(excess))
         row = {"quantity": self.quantity + (f" ({name(worst)})" if v.size > 1 else ""), "measured": fmt(v[worst]),
                "claimed": f"{self.relation} {fmt(r[worst])}", "tolerance": tol_text, "reason": self.why}
@@ -315,12 +331,24 @@ class Certificate(Evidence):
         headline = {"value": float(v[worst]), "reference": float(r[worst])}
         if v.size > 1:
             headline["solves"] = v.size
-        n_bad = int(np.sum(excess > 0))
+        if self.accuracy is not None:
+            headline["accuracy"] = float(acc[worst])
+            rows.append({"quantity": "solver's certified accuracy", "measured": fmt(float(acc.max())), "claimed": "",
+                         "tolerance": "", "reason": "; ".join(f"{k} {fmt(x) if isinstance(x, float) else x}"
+                                                              for k, x in (self.diagnostics or {}).items())})
+        n_bad = int(np.sum(best > 0))
         what = f"{self.quantity}" if v.size == 1 else f"{self.quantity} of all {v.size} solves"
-        if not n_bad:
-            return Decision(Verdict.VERIFIED, f"certified {what}: {fmt(v[worst])} {self.relation} {fmt(r[worst])} "
-                            f"at the tightest (status optimal{solver})", rows, headline=headline, sharpness=sharp)
-        return Decision(Verdict.REFUTED, f"certified {self.quantity} {fmt(v[worst])} is not {self.relation} "
-                        f"{fmt(r[worst])}" + (f" ({name(worst)}; {n_bad} of {v.size} solves)" if v.size > 1 else ""),
-                        rows, headline=headline, sharpness=sharp,
-                        counterexample={"solve": name(worst), "value": float(v[worst]), "reference": float(r[worst])})
+        within = f" within the solver's accuracy {fmt(float(acc[worst]))}" if self.accuracy is not None else ""
+        if n_bad:
+            i = int(np.argmax(best))
+            return Decision(Verdict.REFUTED, f"certified {self.quantity} {fmt(v[i])} is not {self.relation} "
+                            f"{fmt(r[i])}{within}" + (f" ({name(i)}; {n_bad} of {v.size} solves)" if v.size > 1 else ""),
+                            rows, headline=headline, sharpness=sharp,
+                            counterexample={"solve": name(i), "value": float(v[i]), "reference": float(r[i])})
+        if np.any(excess > 0):
+            return Decision(Verdict.INCONCLUSIVE, f"{name(worst)}: {fmt(v[worst])} against {self.relation} "
+                            f"{fmt(r[worst])}: the difference is within the solver's accuracy "
+                            f"{fmt(float(acc[worst]))}, which certifies neither answer", rows, headline=headline,
+                            sharpness=sharp)
+        return Decision(Verdict.VERIFIED, f"certified {what}: {fmt(v[worst])} {self.relation} {fmt(r[worst])} "
+                        f"at the tightest{within} (status optimal{solver})", rows, headline=headline, sharpness=sharp)
