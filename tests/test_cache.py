@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 
 import pytest
@@ -41,8 +42,7 @@ def paper(tmp_path, monkeypatch):
     (pkg / "__init__.py").write_text("")
     (pkg / "core.py").write_text(SIM)
     (tmp_path / "src" / "wbtmp_paper.py").write_text(PAPER_MODULE)
-    monkeypatch.syspath_prepend(str(tmp_path / "src"))
-    monkeypatch.setattr(cache, "SCIENCE_PACKAGES", ("simulations", "theorems", "wbtmp_sim"))
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))  # an outside package on the path, not installed
     module = importlib.import_module("wbtmp_paper")
     yield module, pkg / "core.py"
     for name in ("wbtmp_paper", "wbtmp_sim", "wbtmp_sim.core"):
@@ -66,7 +66,9 @@ def test_rerun_comes_from_cache_and_an_edit_of_called_code_misses(paper, tmp_pat
     second = _run(module, tmp_path)
     assert second.results[0]["provenance"] == "cache"
     assert second.results[0]["verdict"] == first.results[0]["verdict"] == "VERIFIED"
-    core.write_text(SIM + "\n# an edit that changes nothing numerically\n")
+    core.write_text(SIM + "\n# a comment-only edit keeps the cache\n")
+    assert _run(module, tmp_path).results[0]["provenance"] == "cache"
+    core.write_text(SIM.replace("x * x", "x * x + 0.0"))  # an edit of the helper the claim calls
     third = _run(module, tmp_path)
     assert third.results[0]["provenance"] == "ran: wbtmp_sim.core changed"
     fourth = _run(module, tmp_path, seed=9)
@@ -108,3 +110,50 @@ def test_cache_clear(paper, tmp_path):
     assert cli.main(["cache", "clear", "--db", str(tmp_path / "db" / "wb.sqlite")]) == 0
     assert _run(module, tmp_path).results[0]["provenance"] == "ran: not in the cache"
 
+
+
+def _dist_info(site, name, version, editable_dir=None):
+    """A minimal installed distribution in ``site`` (what pip writes), optionally editable."""
+    info = site / f"{name}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    (info / "top_level.txt").write_text(f"{name}\n")
+    (info / "RECORD").write_text(f"{name}/__init__.py,,\n")
+    if editable_dir is not None:
+        (info / "direct_url.json").write_text(json.dumps({"url": f"file://{editable_dir}",
+                                                          "dir_info": {"editable": True}}))
+
+
+@pytest.mark.parametrize("editable", [True, False])
+def test_outside_packages_enter_by_code_when_editable_and_by_version_when_installed(tmp_path, monkeypatch, editable):
+    """A helper of an outside paper package misses the cache when edited (editable install); an
+    installed, versioned distribution enters the key by its version instead."""
+    site = tmp_path / "site"
+    pkg = site / "wbtmp_helpers"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(SIM)
+    _dist_info(site, "wbtmp_helpers", "1.0", editable_dir=site if editable else None)
+    (site / "wbtmp_outside.py").write_text(PAPER_MODULE.replace("from wbtmp_sim.core import measured",
+                                                                "from wbtmp_helpers import measured"))
+    monkeypatch.syspath_prepend(str(site))
+    cache._top_level_distributions.cache_clear()
+    cache._editable.cache_clear()
+    try:
+        module = importlib.import_module("wbtmp_outside")
+        c = module.REG.claims["cache_paper.square_of_two"]
+        names = {m.__name__ for m in cache.code_modules(c)}
+        key = cache.CacheKey.of(c, "quick", 0, {})
+        if editable:
+            assert "wbtmp_helpers" in names and "wbtmp_helpers" not in key.versions
+            first = _run(module, tmp_path)
+            (pkg / "__init__.py").write_text(SIM.replace("x * x", "x * x * 1.0"))
+            assert _run(module, tmp_path).results[0]["provenance"] == "ran: wbtmp_helpers changed"
+            assert first.results[0]["verdict"] == "VERIFIED"
+        else:
+            assert "wbtmp_helpers" not in names and key.versions["wbtmp_helpers"] == "1.0"
+    finally:
+        for name in ("wbtmp_outside", "wbtmp_helpers"):
+            sys.modules.pop(name, None)
+        cache._top_level_distributions.cache_clear()
+        cache._editable.cache_clear()
+        cache._version.cache_clear()

@@ -1,14 +1,20 @@
 """Caching of claim results with joblib.Memory, keyed so that any edit of the computation misses.
 
 joblib hashes a cached function's own code, not the functions it calls.  The key here covers
-the claim's module and every ``simulations`` module it reaches (through the objects its module
-imports, followed transitively), the engine modules that seed its streams and decide its verdict,
-plus the parameters, the seed, the profile and the versions of the numerical packages.  Beside
-the cache, the last key of each claim is kept, so a miss can say why the claim runs again.
+all the code a claim reaches that is not an installed, versioned distribution: its module, every
+module of its own top-level package and of ``simulations`` it reaches (through the objects its
+modules import, followed transitively), modules on the path that no distribution provides, and
+editable installs; installed distributions it imports from enter by name and version, beside the
+numerical packages and solvers.  The engine modules that seed its streams and decide its verdict
+are hashed too, and so are the parameters, the seed and the profile.  Code is hashed as Python
+parses it, so an edit of comments or layout keeps the cache.  Beside the cache, the last key of
+each claim is kept, so a miss can say why the claim runs again.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import inspect
 import json
@@ -37,26 +43,96 @@ def _module_of(obj: Any) -> types.ModuleType | None:
     return sys.modules.get(name) if isinstance(name, str) else None
 
 
-def code_modules(claim: Claim) -> list[types.ModuleType]:
-    """The claim's module and every ``simulations`` module reachable from its imports, sorted."""
+@functools.lru_cache(maxsize=1)
+def _top_level_distributions() -> dict[str, tuple[str, ...]]:
+    """Top-level import names -> the installed distributions providing them."""
+    from importlib.metadata import packages_distributions
+
+    return {k: tuple(v) for k, v in packages_distributions().items()}
+
+
+@functools.cache
+def _editable(dist_name: str) -> bool:
+    """True when ``dist_name`` is installed in editable (development) mode: its files are code."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        text = distribution(dist_name).read_text("direct_url.json") or ""
+    except PackageNotFoundError:
+        return False
+    try:
+        return bool(json.loads(text).get("dir_info", {}).get("editable"))
+    except ValueError:
+        return False
+
+
+def _code_owner(module: types.ModuleType, root: str) -> str | None:
+    """What a module reached from a claim contributes to its cache key.
+
+    ``"code"``: its source is hashed (the claim's own top-level package, ``simulations`` and
+    ``theorems``, a module on the path that no installed distribution provides, a distribution
+    installed in editable mode); ``"dist:<name>"``: an installed distribution, which enters by
+    name and version; None: the standard library and the engine (hashed on its own).
+    """
+    top = module.__name__.split(".")[0]
+    if top in SCIENCE_PACKAGES or top == root:
+        return "code"
+    if top == "workbench" or top in sys.stdlib_module_names or top in sys.builtin_module_names:
+        return None
+    dists = _top_level_distributions().get(top, ())
+    if not dists:
+        return "code" if getattr(module, "__file__", None) else None
+    if any(_editable(d) for d in dists):
+        return "code"
+    return f"dist:{dists[0]}"
+
+
+def _reach(claim: Claim) -> tuple[dict[str, types.ModuleType], set[str]]:
     start = sys.modules[claim.module]
+    root = claim.module.split(".")[0]
     seen: dict[str, types.ModuleType] = {start.__name__: start}
+    dists: set[str] = set()
     todo = [start]
+    visited: set[str] = {start.__name__}
     while todo:
         module = todo.pop()
         for obj in list(vars(module).values()):
             dep = _module_of(obj)
-            if dep is None or dep.__name__ in seen or dep.__name__.split(".")[0] not in SCIENCE_PACKAGES:
+            if dep is None or dep.__name__ in visited:
+                continue
+            visited.add(dep.__name__)
+            owner = _code_owner(dep, root)
+            if owner is None:
+                continue
+            if owner.startswith("dist:"):
+                dists.add(owner[5:])
                 continue
             seen[dep.__name__] = dep
             todo.append(dep)
             # A package's __init__ re-exports: follow its submodules that are loaded.
             if hasattr(dep, "__path__"):
                 for name, sub in list(sys.modules.items()):
-                    if name.startswith(dep.__name__ + ".") and sub is not None and name not in seen:
+                    if name.startswith(dep.__name__ + ".") and sub is not None and name not in visited:
+                        visited.add(name)
                         seen[name] = sub
                         todo.append(sub)
+    return seen, dists
+
+
+def code_modules(claim: Claim) -> list[types.ModuleType]:
+    """The claim's module and every module of code it reaches through its imports, sorted: its
+    own top-level package, ``simulations``, modules no installed distribution provides, and
+    editable installs (installed distributions enter the key by version instead; see
+    :func:`reached_distributions`)."""
+    seen, _ = _reach(claim)
     return [seen[k] for k in sorted(seen)]
+
+
+def reached_distributions(claim: Claim) -> dict[str, str]:
+    """Name and version of every installed distribution the claim's code imports from (PEPit,
+    nashpy, cvxpy...), beyond the fixed numerical and solver set."""
+    _, dists = _reach(claim)
+    return package_versions(tuple(sorted(dists)))
 
 
 ENGINE_PACKAGES = ("workbench.context", "workbench.evidence", "workbench.execute")
@@ -85,23 +161,43 @@ def code_digests(claim: Claim) -> dict[str, str]:
 
     out = {}
     for module in [*code_modules(claim), *map(importlib.import_module, ENGINE_MODULES)]:
-        try:
-            source = Path(inspect.getfile(module)).read_bytes()
-        except (OSError, TypeError):
-            source = repr(sorted(vars(module))).encode()
-        out[module.__name__] = hashlib.sha256(source).hexdigest()[:16]
+        out[module.__name__] = source_digest(module)
     return out
+
+
+def source_digest(module: types.ModuleType) -> str:
+    """SHA-256 (16 hex digits) of a module's code as Python parses it: comments and layout do not
+    count, so an edit that only touches them keeps the cache."""
+    try:
+        path = Path(inspect.getfile(module))
+        stat = path.stat()
+    except (OSError, TypeError):
+        return hashlib.sha256(repr(sorted(vars(module))).encode()).hexdigest()[:16]
+    return _file_digest(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_digest(path: str, mtime_ns: int, size: int) -> str:
+    """The digest of one file's parsed code (cached while the file is unchanged)."""
+    source = Path(path).read_bytes()
+    try:
+        text = ast.dump(ast.parse(source), include_attributes=False).encode()
+    except (SyntaxError, ValueError):
+        text = source
+    return hashlib.sha256(text).hexdigest()[:16]
 
 
 def package_versions(names: tuple[str, ...] = NUMERICAL + SOLVERS) -> dict[str, str]:
     """Installed version of each distribution in ``names`` ("not installed" when absent)."""
-    out = {}
-    for name in names:
-        try:
-            out[name] = version(name)
-        except PackageNotFoundError:
-            out[name] = "not installed"
-    return out
+    return {name: _version(name) for name in names}
+
+
+@functools.cache
+def _version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "not installed"
 
 
 @dataclass
@@ -124,7 +220,7 @@ class CacheKey:
         """The key of ``claim`` run with these values; ``stream`` names the random streams when
         they are not the claim's own (a sweep point, see :func:`workbench.sweeps.point_stream`)."""
         return cls(stream or claim.id, profile, int(seed), json.loads(json.dumps(params, default=str)),
-                   code_digests(claim), package_versions())
+                   code_digests(claim), package_versions() | reached_distributions(claim))
 
 
 def why_missed(old: dict[str, Any] | None, new: CacheKey) -> str:
