@@ -122,6 +122,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=api.DEFAULT_OUT)
     p.add_argument("--no-pdf", action="store_true")
 
+    p = sub.add_parser("check", help="run the conformance suite on papers (yours, from another package, too)")
+    p.add_argument("slugs", nargs="+", help="paper slugs")
+    p.add_argument("--no-run", action="store_true", help="check declarations only; do not run the quick profile")
+
+    p = sub.add_parser("new-paper", help="write a paper module (one claim, one control) and its test to start from")
+    p.add_argument("slug", help="the paper's slug: lower case letters, digits and underscores")
+    p.add_argument("--dir", type=Path, default=Path("."),
+                   help="folder for <slug>.py and test_<slug>.py (default: the current folder)")
+    p.add_argument("--venue", default="ICML 2025", help="the paper's venue (default ICML 2025)")
+
     p = sub.add_parser("show", help="a claim's statement, latest evidence and verdict history")
     p.add_argument("claim", help="claim id (or a unique paper slug / claim name)")
     p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
@@ -134,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     err = Console(stderr=True, soft_wrap=True)
     try:
         commands = {"list": _list, "run": _run, "report": _report, "show": _show, "cache": _cache,
-                    "sweep": _sweep, "search": _search, "bench": _bench}
-        if args.command in ("list", "run", "show", "sweep", "search"):
+                    "sweep": _sweep, "search": _search, "bench": _bench, "check": _check, "new-paper": _new_paper}
+        if args.command in ("list", "run", "show", "sweep", "search", "check"):
             from .registry import load
 
             load()
@@ -266,6 +276,39 @@ def _sweep(args: argparse.Namespace, out: Console) -> int:
         out.print(f"[magenta]{len(errors)} of {len(summary.points)} points ended in ERROR[/] (the check itself failed "
                   f"there; `workbench show {summary.claim_id}` and the database keep the reasons)", highlight=False)
         return EXIT_FAILED
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace, out: Console) -> int:
+    from . import conformance
+
+    failed = 0
+    for slug in args.slugs:
+        try:
+            report = conformance.check_paper(slug, run=not args.no_run)
+        except ValueError as exc:
+            raise api.UsageError(str(exc)) from None
+        for what, problems in report.items():
+            mark = "[green]ok[/]" if not problems else f"[red]{len(problems)} problem{'s' * (len(problems) != 1)}[/]"
+            out.print(f"{mark}  {escape(what)}", highlight=False)
+            for problem in problems:
+                out.print(f"    - {escape(problem)}", highlight=False)
+            failed += bool(problems)
+    out.print("conforms" if not failed else f"{failed} item{'s' * (failed != 1)} do not conform", highlight=False)
+    return EXIT_OK if not failed else EXIT_FAILED
+
+
+def _new_paper(args: argparse.Namespace, out: Console) -> int:
+    from .template import write_paper_template
+
+    try:
+        paths = write_paper_template(args.slug, args.dir, venue=args.venue)
+    except (ValueError, FileExistsError) as exc:
+        raise api.UsageError(str(exc)) from None
+    for path in paths:
+        out.print(f"wrote {path}", highlight=False)
+    out.print(f"next: fill in the paper's record and its claim, then `workbench check {args.slug}` "
+              f"(see the README's 'Adding a paper')", highlight=False)
     return EXIT_OK
 
 

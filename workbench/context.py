@@ -229,7 +229,8 @@ class WorstCase:
         instances: a label per instance (``"a=0.31, n=12"``).
         x: the evaluation index of each instance (the abscissa of the report's figure).
         worst: the parameters of the tightest instance.
-        method: a sentence saying how the instances were found (for ``Bound(found_by=...)``).
+        method: a sentence saying how the instances were found (for ``Bound(found_by=...)``; the
+            bound's sharpness names the tightest instance).
     """
 
     def __init__(self, params: list[dict[str, Any]], measured: list[float], bound: list[float], method: str,
@@ -241,7 +242,7 @@ class WorstCase:
         self.x = np.arange(len(params))
         score = _tightness_score(self.measured, self.bound, relation)
         self.worst = params[int(np.argmax(score))] if params else {}
-        self.method = f"{method}; tightest instance {', '.join(f'{k}={_short(v)}' for k, v in self.worst.items())}"
+        self.method = method
 
 
 def _short(v: Any) -> str:

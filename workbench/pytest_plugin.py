@@ -4,7 +4,8 @@ An item passes when its claim is VERIFIED and every control REFUTED (or, for a c
 with ``expect=``, when it reaches that verdict: an honest INCONCLUSIVE or a REFUTED finding);
 a failure shows the evidence.  Claims are collected when the ini option ``wb_claims`` is true (this project sets
 it) and pytest was not pointed at explicit files, or always with ``--wb-claims``.  Options:
-``--wb-profile`` (quick), ``--wb-seed`` (0), ``--wb-jobs`` (1).
+``--wb-profile`` (quick), ``--wb-seed`` (0), ``--wb-jobs`` (1), ``--wb-paper SLUG`` (only that paper's
+claims; ``-k SLUG`` selects by slug too, wherever the paper's modules live).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="profile the claim items run with (default quick)")
     group.addoption("--wb-seed", type=int, default=0, help="root seed of the claim items (default 0)")
     group.addoption("--wb-jobs", type=int, default=1, help="joblib workers inside each claim (default 1)")
+    group.addoption("--wb-paper", action="append", default=[], metavar="SLUG",
+                    help="collect only this paper's claims (repeat for more; implies --wb-claims)")
     parser.addini("wb_claims", type="bool", default=False,
                   help="collect registered claims when pytest runs without explicit paths")
 
@@ -42,6 +45,9 @@ class ClaimItem(pytest.Item):
         super().__init__(**kwargs)
         self.claim = claim
         self.add_marker(pytest.mark.workbench)
+        # `pytest -k SLUG` selects a paper by its slug wherever its modules live (one paper may be
+        # spread over several files), and `-k` matches claim ids and roles too.
+        self.extra_keyword_matches.update({claim.paper.slug, claim.id, claim.name, claim.role})
 
     def runtest(self) -> None:
         from .execute import run_claim
@@ -83,7 +89,7 @@ class ClaimItem(pytest.Item):
 
 
 def _wanted(config: pytest.Config) -> bool:
-    if config.getoption("wb_claims"):
+    if config.getoption("wb_claims") or config.getoption("wb_paper"):
         return True
     if not config.getini("wb_claims"):
         return False
@@ -99,7 +105,15 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     from .registry import load
 
     root = Path(config.rootpath)
-    for claim in load().claims.values():
+    registry = load()
+    papers = config.getoption("wb_paper")
+    unknown = [slug for slug in papers if slug not in registry.papers]
+    if unknown:
+        raise pytest.UsageError(f"--wb-paper: no registered paper {', '.join(unknown)}; registered: "
+                                f"{', '.join(sorted(registry.papers))}")
+    for claim in registry.claims.values():
+        if papers and claim.paper.slug not in papers:
+            continue
         module = sys.modules.get(claim.module)
         path = Path(getattr(module, "__file__", root)).resolve()
         try:
