@@ -79,3 +79,23 @@ def test_complement_closed_form_and_estimators():
     # AMS: E[(s.x)^2] = F_2 exactly in expectation
     f2 = float(np.sum(np.square(x)))
     assert ams_second_moment(rng, x, 4000) == pytest.approx(f2, rel=0.01)
+
+
+def test_greedy_tight_instance_reaches_the_classical_ratio():
+    from simulations.sketches import greedy_tight_instance, max_coverage_exhaustive
+    for k in (2, 3, 4):
+        block = k**k * 3
+        sets, n_items, optimal = greedy_tight_instance(k, block, n_decoys=2, decoy_size=2, rng=np.random.default_rng(k))
+        opt, choice = max_coverage_exhaustive(sets, n_items, k)
+        assert opt == k * block and sorted(choice) == sorted(optimal.tolist())
+        # greedy covers k block (1 - (1 - 1/k)^k) block items plus its k private items (Nemhauser et al. 1978)
+        got = coverage(sets, greedy_max_coverage(sets, k))
+        assert got == round(k * block * (1 - (1 - 1 / k) ** k)) + k
+
+
+def test_exhaustive_matches_milp():
+    from simulations.sketches import max_coverage_exhaustive
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        sets = [rng.choice(20, size=int(rng.integers(1, 8)), replace=False) for _ in range(8)]
+        assert max_coverage_exhaustive(sets, 20, 3)[0] == max_coverage_milp(sets, 20, 3)[0]

@@ -131,23 +131,35 @@ class LevelSketch:
 
 
 def greedy_max_coverage(sets: list, k: int) -> list[int]:
-    """Greedy: k times, the set covering most uncovered elements (ties to the lowest index)."""
-    covered: set = set()
+    """Greedy: k times, the set covering most uncovered elements (ties to the lowest index).
+
+    Args:
+        sets: a list of collections of integer elements (arrays, lists or Python sets).
+    Returns:
+        The chosen set indices in the order greedy picks them.
+    """
+    arrays = [np.fromiter(s, dtype=np.int64) if isinstance(s, (set, frozenset)) else np.asarray(s, dtype=np.int64)
+              for s in sets]
+    universe = np.unique(np.concatenate(arrays)) if arrays else np.zeros(0, dtype=np.int64)
+    member = np.zeros((len(arrays), universe.size), dtype=bool)
+    for j, a in enumerate(arrays):
+        member[j, np.searchsorted(universe, a)] = True
+    covered = np.zeros(universe.size, dtype=bool)
     chosen: list[int] = []
-    for _ in range(min(k, len(sets))):
-        gains = [len(set(s) - covered) if j not in chosen else -1 for j, s in enumerate(sets)]
+    for _ in range(min(k, len(arrays))):
+        gains = np.count_nonzero(member & ~covered, axis=1)
+        gains[chosen] = -1
         j = int(np.argmax(gains))
         chosen.append(j)
-        covered |= set(sets[j])
+        covered |= member[j]
     return chosen
 
 
 def coverage(sets: list, chosen) -> int:
     """Number of elements covered by the chosen sets."""
-    out: set = set()
-    for j in chosen:
-        out |= set(np.asarray(sets[j]).tolist())
-    return len(out)
+    parts = [np.fromiter(sets[j], dtype=np.int64) if isinstance(sets[j], (set, frozenset))
+             else np.asarray(sets[j], dtype=np.int64) for j in chosen]
+    return int(np.unique(np.concatenate(parts)).size) if parts else 0
 
 
 def sketch_max_coverage(sketch: LevelSketch, k: int, target_items: float) -> tuple[list[int], int]:
@@ -220,3 +232,62 @@ def required_samples(epsilon: float, fraction: float) -> int:
     if not (0 < epsilon and 0 < fraction <= 1):
         raise ValueError("need epsilon > 0 and fraction in (0, 1]")
     return math.ceil(4 / (epsilon**2 * fraction))
+
+
+# ----------------------------------------------------------------------------- greedy-tight instances
+def greedy_tight_instance(k: int, block: int, n_decoys: int = 0, decoy_size: int = 1,
+                          rng: np.random.Generator | None = None) -> tuple[list[np.ndarray], int, np.ndarray]:
+    """The classical instance on which greedy covers only 1 - (1 - 1/k)^k of the optimum.
+
+    The universe is k blocks O_1..O_k of ``block`` items each (the optimal sets).  Greedy set B_i
+    takes block (1/k)(1 - 1/k)^(i-1) items from every block, disjoint from B_1..B_(i-1), plus one
+    private item, so at step i it beats every O_j by exactly one new item (Nemhauser, Wolsey &
+    Fisher 1978; Cornuejols, Fisher & Nemhauser 1977).  ``n_decoys`` further sets of
+    ``decoy_size`` random block items pad the family.  ``block`` must be divisible by k^k so every
+    size is an integer.
+
+    Returns:
+        (sets, n_items, optimal): the family in a random order if ``rng`` is given, the
+        universe size (k block + k private items) and the indices of the k optimal sets O_j.
+    Raises:
+        ValueError: unless k >= 2 and k^k divides block.
+    """
+    if k < 2 or block % k**k:
+        raise ValueError(f"need k >= 2 and block divisible by k^k = {k**k}, got k={k}, block={block}")
+    blocks = [np.arange(j * block, (j + 1) * block) for j in range(k)]
+    greedy_sets, taken = [], 0
+    for i in range(k):
+        part = block * (k - 1) ** i // k ** (i + 1)               # (block/k)(1 - 1/k)^i items per block
+        items = np.concatenate([b[taken:taken + part] for b in blocks] + [np.array([k * block + i])])
+        greedy_sets.append(items)
+        taken += part
+    decoys = []
+    gen = rng if rng is not None else np.random.default_rng(0)
+    for _ in range(n_decoys):
+        decoys.append(np.sort(gen.choice(k * block, size=decoy_size, replace=False)))
+    sets = blocks + greedy_sets + decoys
+    order = gen.permutation(len(sets)) if rng is not None else np.arange(len(sets))
+    sets = [np.asarray(sets[i], dtype=np.int64) for i in order]
+    optimal = np.nonzero(order < k)[0]
+    return sets, k * block + k, optimal
+
+
+def max_coverage_exhaustive(sets: list, n_items: int, k: int) -> tuple[int, tuple[int, ...]]:
+    """Exact maximum coverage by enumerating all k-subsets with boolean masks (small families only).
+
+    Returns (optimal coverage, one optimal choice).  Raises ValueError for more than 10^6 subsets.
+    """
+    import itertools
+
+    d = len(sets)
+    if math.comb(d, k) > 10**6:
+        raise ValueError(f"C({d}, {k}) subsets is too many for enumeration")
+    masks = np.zeros((d, n_items), dtype=bool)
+    for j, s in enumerate(sets):
+        masks[j, np.asarray(s, dtype=np.int64)] = True
+    best, arg = -1, ()
+    for combo in itertools.combinations(range(d), k):
+        c = int(np.count_nonzero(np.logical_or.reduce(masks[list(combo)], axis=0)))
+        if c > best:
+            best, arg = c, combo
+    return best, arg

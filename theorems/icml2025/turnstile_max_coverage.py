@@ -8,11 +8,13 @@ $n^p-F_p$ of the $p$-th frequency moment (for $p=2$ the number of ordered pairs 
 apart, a fingerprinting risk measure).
 
 Checked, with a simplified sketch of the same type (geometric item subsampling with exact
-integer counters per level; our reconstruction): its linearity under deletions and the
-approximation guarantee against the exact optimum of a mixed-integer programme; for the
-complement, a tuple-sampling estimator (our reading) with Chebyshev's sample size.  The paper's
-own estimator could not be read; the space bound (our sketch stores every level, so its space is
-not the paper's), the asymptotic bounds and the 210x speed-up are listed as not checked.
+integer counters per level; our reconstruction, a stand-in for the paper's sketch): the
+approximation guarantee on the classical greedy-tight instance (greedy covers only
+$1-(1-1/k)^k$ of the optimum there, so the claimed factor $1-1/e-\varepsilon$ is close to what
+any greedy attains) fed as an adversarial turnstile stream, against the exact optimum by
+enumeration.  The sketch's linearity and a tuple-sampling complement estimator (our stand-in) are
+background.  The paper's own sketch and estimator could not be read; the space and update-time
+bounds, the fingerprinting reductions and the 210x speed-up are listed as not checked.
 """
 
 from __future__ import annotations
@@ -25,14 +27,18 @@ from simulations.sketches import (
     LevelSketch,
     complement_moment,
     coverage,
+    greedy_tight_instance,
     incidence_stream,
-    max_coverage_milp,
+    max_coverage_exhaustive,
     planted_coverage_instance,
     required_samples,
     sketch_max_coverage,
     tuple_sampling_complement,
 )
-from workbench import Identity, Paper, Param, Proportion, claim
+from workbench import Bound, Identity, NotChecked, Paper, Param, Proportion, claim
+
+_READ = ("arXiv 2504.18394 abstract; sciencestack and papernotes.org summaries ((1 - 1/e - eps)-approximation, "
+         "O~(d/eps^3) space, polylog update time, a linear sketch of the n x d incidence matrix)")
 
 PAPER = Paper(
     slug="turnstile_max_coverage",
@@ -43,17 +49,25 @@ PAPER = Paper(
     year=2025,
     arxiv="2504.18394",
     not_checked=(
-        (r"The turnstile maximum-coverage algorithm uses $\tilde O(d/\varepsilon^3)$ space and "
-         r"$\mathrm{poly}\log n$ update time.",
-         "asymptotic bounds with hidden polylogarithmic factors and unpublished constants, for the paper's own "
-         "sketch (not readable).  Our stand-in sketch stores every subsampling level with exact counters, so its "
-         "space is linear in n; a space check would need fixed-size per-level sparse recovery, not implemented.", "headline"),
-        (r"Turnstile streaming algorithms for targeted and general fingerprinting (which features pose the "
-         r"greatest re-identification risk).",
-         "the reductions from fingerprinting to coverage were not readable from the abstract and are not "
-         "implemented.", "headline"),
-        (r"Empirically, a speed-up of up to $210\times$ over prior work (Gulyás, Ács and Castelluccia 2016).",
-         "an empirical wall-clock comparison on the paper's datasets and implementations, not available here.", "headline"),
+        NotChecked(r"The turnstile maximum-coverage algorithm uses $\tilde O(d/\varepsilon^3)$ space and "
+                   r"$\mathrm{poly}\log n$ update time.",
+                   "an O~ upper bound with unpublished constants and polylogarithmic factors for a sketch that could "
+                   "not be read.  Counting the counters of a sketch sized by our own rule would fit our rule; the "
+                   "smallest sketch that succeeds is set by how hard the instance is, and on every family we could "
+                   "build (greedy-tight, planted) a sketch of a few hundred counters already reaches the guarantee, "
+                   "so no computation here tells d/eps^3 from d/eps^2 or d/eps.", role="headline"),
+        NotChecked(r"Turnstile streaming algorithms for targeted and general fingerprinting (which features pose the "
+                   r"greatest re-identification risk).",
+                   "the reductions from fingerprinting to coverage were not readable from the abstract and summaries "
+                   "and are not implemented.", role="headline"),
+        NotChecked(r"An estimator of the complement $n^p-F_p$ of the $p$-th frequency moment for $p\ge2$ in "
+                   r"turnstile streams.",
+                   "the paper's estimator could not be read; the tuple-sampling estimator checked here (users drawn "
+                   "directly, Chebyshev's sample size) is our stand-in and is marked background.",
+                   role="supporting"),
+        NotChecked(r"Empirically, a speed-up of up to $210\times$ over prior work (Gulyás, Ács and Castelluccia 2016).",
+                   "an empirical wall-clock comparison on the paper's datasets and implementations, not available here.",
+                   role="supporting"),
     ),
 )
 
@@ -97,8 +111,8 @@ def _linearity(ctx, ignore_deletions: bool) -> Identity:
                     why="integer counters (exact below 2^53)", quantity="sketch state", labels=labels)
 
 
-@claim(PAPER, role="background", source="Abstract: a linear-sketch approach for turnstile streams", evidence="identity",
-       reconstructed_from="the abstract", params=_INSTANCE,
+@claim(PAPER, source="Abstract: a linear-sketch approach for turnstile streams (a property of our stand-in sketch)",
+       evidence="identity", role="background", params=_INSTANCE,
        statement=r"The sketch is a linear function of the stream: after any sequence of insertions and "
        r"deletions of incidences it equals the sketch of the final incidence matrix.",
        method="The adversarial stream (fake incidences on the decoy sets, inserted and later deleted) fed in "
@@ -115,44 +129,77 @@ def ignores_deletions(ctx):
 
 # --------------------------------------------------------------------------- approximation
 def coverage_trial(rng: np.random.Generator, sets, stream, n_sets: int, k: int, levels: int,
-                   target: float, ignore_deletions: bool) -> int:
-    """One hash seed: the number of items covered by the k sets greedy chooses on the sketch."""
+                   target: float, ignore_deletions: bool, random_choice: bool = False) -> int:
+    """One hash seed: the number of items covered by the k sets chosen on the sketch.
+
+    random_choice: k sets drawn at random instead of greedy on the sketch (a broken algorithm).
+    """
+    if random_choice:
+        return coverage(sets, rng.choice(n_sets, size=k, replace=False))
     sketch = LevelSketch(n_sets, levels, int(rng.integers(2**62)), ignore_deletions)
     sketch.update(*stream)
     chosen, _ = sketch_max_coverage(sketch, k, target)
     return coverage(sets, chosen)
 
 
-def _approximation(ctx, ignore_deletions: bool) -> Proportion:
-    sets, stream = _instance(ctx)
-    n, d, k, eps = ctx["n_items"], ctx["n_sets"], ctx["k"], ctx["epsilon"]
-    opt, _ = max_coverage_milp(sets, n, k)
-    threshold = (1 - 1 / math.e - eps) * opt
+def _tight_instance(ctx):
+    """The greedy-tight family with small decoys, streamed with fake incidences on the decoys."""
+    rng = ctx.generator("tight instance")
+    k = ctx["k"]
+    sets, n_items, _ = greedy_tight_instance(k, k**k * ctx["block_units"], n_decoys=ctx["decoys"],
+                                             decoy_size=ctx["decoy_size"], rng=rng)
+    decoy = np.array([len(s) == ctx["decoy_size"] for s in sets])
+    # An adversarial stream: every decoy gets 2 n/k fake incidences, inserted and later deleted.
+    stream = incidence_stream(rng, sets, n_items, 2 * n_items // k, decoy)
+    return sets, n_items, stream
+
+
+def _approximation(ctx, ignore_deletions: bool, random_choice: bool = False) -> Bound:
+    sets, n_items, stream = _tight_instance(ctx)
+    d, k, eps = len(sets), ctx["k"], ctx["epsilon"]
+    opt, _ = max_coverage_exhaustive(sets, n_items, k)
     target = SAMPLE_CONSTANT * k * math.log(d) / eps**2
     covered = np.array([coverage_trial(ctx.generator("seeds", i), sets, stream, d, k, ctx["levels"], target,
-                                       ignore_deletions) for i in range(ctx["trials"])], dtype=float)
-    return Proportion(int(np.sum(covered >= threshold)), covered.size, 0.9, relation=">=", level=0.95,
-                      values=covered / opt, value_name="approximation ratio (coverage / OPT)",
-                      why=f"Wilson 95% interval over hash seeds; OPT = {opt} from the HiGHS MILP (optimal); "
-                          "0.9 is the 'high probability' tested",
-                      event=f"coverage >= (1 - 1/e - {eps}) OPT")
+                                       ignore_deletions, random_choice) for i in range(ctx["trials"])], dtype=float)
+    return Bound(covered / opt, 1 - 1 / math.e - eps, relation=">=", rtol=0.0,
+                 why=f"exact coverage counts over OPT = {opt} (enumeration of all {math.comb(d, k)} k-subsets): no "
+                     "rounding",
+                 quantity="coverage / OPT of the sketch's k sets", instances=[f"hash seed {i}" for i in range(covered.size)],
+                 found_by=f"the greedy-tight family (k = {k}: exact greedy covers {1 - (1 - 1 / k) ** k:.4f} OPT) with "
+                          f"{ctx['decoys']} decoys padded by fake incidences in the stream; {covered.size} hash seeds")
 
 
-@claim(PAPER, role="headline", source="Abstract: (1 - 1/e - eps)-approximation in one pass over a turnstile stream",
-       evidence="proportion", reconstructed_from="the abstract",
-       params={**_INSTANCE, "trials": Param(40, full=80, low=10, high=10**5, doc="hash seeds")},
-       statement=r"With high probability the $k$ sets chosen from the sketch cover at least "
-       r"$(1-1/e-\varepsilon)\,\mathrm{OPT}$ items of the final incidence matrix.",
-       method="Planted instance (k disjoint sets covering everything, small decoys padded by fake incidences "
-       "in the stream); exact OPT by MILP; greedy on the finest level with >= 4 k ln(d)/eps^2 covered items.")
+@claim(PAPER, source="Abstract and main theorem: (1 - 1/e - eps)-approximation in one pass over a turnstile stream",
+       evidence="bound", role="headline",
+       reconstructed_from=_READ + "; the sketch is our stand-in of the same type (geometric subsampling of items, "
+       "exact counters per level, greedy on the finest level with >= 4 k ln(d)/eps^2 covered items)",
+       params={"k": Param(4, low=2, high=6, doc="sets to choose"),
+               "block_units": Param(20, full=40, low=1, high=1000, doc="size of each optimal set in units of k^k"),
+               "decoys": Param(8, low=0, high=100, doc="small decoy sets"),
+               "decoy_size": Param(50, low=1, high=10**6, doc="items of each decoy"),
+               "epsilon": Param(0.1, low=0.01, high=0.5, doc="approximation slack"),
+               "levels": Param(8, low=1, high=40, doc="subsampling levels of the sketch (rates 2^-l)"),
+               "trials": Param(20, full=80, low=2, high=10**5, doc="hash seeds")},
+       statement=r"The $k$ sets chosen from the sketch of a turnstile stream cover at least "
+       r"$(1-1/e-\varepsilon)\,\mathrm{OPT}$ items of the final incidence matrix (checked for every hash seed drawn).",
+       method="The classical greedy-tight instance (k = 4 optimal blocks of 5120 items, greedy sets beating them by one "
+       "item at every step) plus 8 small decoys padded by 2n/k fake incidences each, inserted then deleted; exact OPT "
+       "by enumeration; the sketch reads the finest level with >= 4 k ln(d)/eps^2 covered items (here a quarter of the "
+       "items).")
 def sketch_greedy_approximation(ctx):
-    """Greedy on the turnstile sketch achieves (1 - 1/e - eps) OPT for most hash seeds."""
+    """Greedy on the turnstile sketch achieves (1 - 1/e - eps) OPT on the greedy-tight instance for every seed."""
     return _approximation(ctx, ignore_deletions=False)
 
 
-@sketch_greedy_approximation.control("a sketch that ignores deletions (fake incidences inflate the decoys)")
+@sketch_greedy_approximation.control("the insertion-only predecessor: a sketch that ignores deletions (the fake "
+                                     "incidences make the decoys look largest)", near_miss=True)
 def insertion_only_sketch(ctx):
     return _approximation(ctx, ignore_deletions=True)
+
+
+@sketch_greedy_approximation.control("k sets drawn at random instead of greedy on the sketch")
+def random_sets(ctx):
+    return _approximation(ctx, ignore_deletions=False, random_choice=True)
 
 
 # --------------------------------------------------------------------------- complement of F_2
@@ -172,8 +219,8 @@ def _complement(ctx, sample_factor: float) -> Proportion:
                       event=f"|C_2 estimate / C_2 - 1| <= {eps}")
 
 
-@claim(PAPER, role="headline", source="Abstract: a new estimator of the complement n^p - F_p for p >= 2 (estimator reconstructed)",
-       evidence="proportion", reconstructed_from="the abstract",
+@claim(PAPER, source="Abstract: a new estimator of the complement n^p - F_p for p >= 2 (our stand-in estimator)",
+       evidence="proportion", role="background",
        params={"users": Param(100_000, low=100, high=10**9, doc="users n"),
                "singletons": Param(500, low=1, high=10**6, doc="users in singleton classes (the rest share one class)"),
                "epsilon": Param(0.1, low=0.01, high=0.5, doc="relative accuracy"),
@@ -182,7 +229,8 @@ def _complement(ctx, sample_factor: float) -> Proportion:
        r"fraction of pairs in different classes by $n^2$ estimates $C_2=n^2-F_2$ within relative error "
        r"$\varepsilon$ with probability at least $3/4$, even when $C_2\ll n^2$.",
        method="Class sizes (n - t, 1, ..., 1) with C_2/n^2 = 0.01; user pairs drawn as l1 samples of the class-size "
-       "vector; success frequency over independent estimates.")
+       "vector (directly, not through a turnstile sampler); success frequency over independent estimates.  Chebyshev's "
+       "sample size is conservative, so the success rate is far above 3/4 and the near miss is not refuted.")
 def complement_estimator_accuracy(ctx):
     """The pair-sampling estimate of the number of distinguishable user pairs is accurate with Chebyshev's sample size."""
     return _complement(ctx, 1.0)
