@@ -172,8 +172,10 @@ def _certificate(ctx, forget_label: float | None) -> Bound:
        r"\le\varepsilon$, for every utility budget $\alpha$ (which fixes $\Delta$).",
        method="Exact Gaussian divergence on the neighbouring datasets where the sensitivity bound binds (retain "
        "gradients all pointing one way along e_1, the forget points' the other way; points on e_2 raise the "
-       "smoothness): differential evolution over mu, the share of points on e_1, f and the budget alpha (through the "
-       "step count T it implies and Delta's ratio to the contracted bound) maximises D_q/eps.")
+       "smoothness): a grid of 192 such instances, then differential evolution over mu, the share of points on e_1, f "
+       "and the budget alpha (through the step count T it implies and Delta's ratio to the contracted bound) "
+       "maximising D_q/eps.  The bound binds at T = 0 (tightness 0.94); after warm steps the contraction bound "
+       "(1 - mu/beta)^T is looser on these instances.")
 def in_distribution_unlearning_certified(ctx):
     """Algorithm 1 meets its Rényi certificate on the worst neighbouring datasets a search finds.
 
