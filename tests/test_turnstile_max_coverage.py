@@ -99,3 +99,31 @@ def test_exhaustive_matches_milp():
     for _ in range(5):
         sets = [rng.choice(20, size=int(rng.integers(1, 8)), replace=False) for _ in range(8)]
         assert max_coverage_exhaustive(sets, 20, 3)[0] == max_coverage_milp(sets, 20, 3)[0]
+
+
+def test_fixed_sketch_decodes_the_final_incidences_of_a_turnstile_stream():
+    from simulations.sketches import FixedLevelSketch
+    rng = np.random.default_rng(8)
+    d = 6
+    sets = [rng.choice(300, size=40, replace=False) for _ in range(d)]
+    stream = incidence_stream(rng, sets, 300, 50)               # 50 fake incidences per set, inserted then deleted
+    sk = FixedLevelSketch(d, 4, 1200, seed=99)
+    for chunk in np.array_split(np.arange(stream[0].size), 5):
+        sk.update(stream[0][chunk], stream[1][chunk], stream[2][chunk])
+    keys = sk.decode(0)
+    truth = np.sort(np.concatenate([np.asarray(s) * d + j for j, s in enumerate(sets)]))
+    assert keys is not None and np.array_equal(keys, truth)
+    # linear: the sketch of the final matrix has the same counters
+    direct = FixedLevelSketch(d, 4, 1200, seed=99)
+    direct.update(truth // d, truth % d, np.ones(truth.size, dtype=np.int64))
+    assert np.array_equal(sk.count, direct.count) and np.array_equal(sk.keysum, direct.keysum)
+    assert np.array_equal(sk.check, direct.check)
+    assert sk.counters == 3 * 4 * 1200
+
+
+def test_fixed_sketch_refuses_to_decode_beyond_capacity():
+    from simulations.sketches import FixedLevelSketch
+    sk = FixedLevelSketch(2, 1, 30, seed=1)
+    items = np.arange(200)
+    sk.update(items, items % 2, np.ones(200, dtype=np.int64))  # 200 keys in 30 cells
+    assert sk.decode(0) is None

@@ -24,15 +24,16 @@ import math
 import numpy as np
 
 from simulations.sketches import (
+    FixedLevelSketch,
     LevelSketch,
     complement_moment,
     coverage,
+    fixed_sketch_max_coverage,
     greedy_tight_instance,
     incidence_stream,
     max_coverage_exhaustive,
     planted_coverage_instance,
     required_samples,
-    sketch_max_coverage,
     tuple_sampling_complement,
 )
 from workbench import Bound, Identity, NotChecked, Paper, Param, Proportion, claim
@@ -52,7 +53,8 @@ PAPER = Paper(
         NotChecked(r"The turnstile maximum-coverage algorithm uses $\tilde O(d/\varepsilon^3)$ space and "
                    r"$\mathrm{poly}\log n$ update time.",
                    "an O~ upper bound with unpublished constants and polylogarithmic factors for a sketch that could "
-                   "not be read.  Counting the counters of a sketch sized by our own rule would fit our rule; the "
+                   "not be read.  The approximation claim runs on a sketch whose size does not depend on n, but that "
+                   "size is set by our own rule, and counting its counters would fit our rule; the "
                    "smallest sketch that succeeds is set by how hard the instance is, and on every family we could "
                    "build (greedy-tight, planted) a sketch of a few hundred counters already reaches the guarantee, "
                    "so no computation here tells d/eps^3 from d/eps^2 or d/eps.", role="headline"),
@@ -128,66 +130,86 @@ def ignores_deletions(ctx):
 
 
 # --------------------------------------------------------------------------- approximation
-def coverage_trial(rng: np.random.Generator, sets, stream, n_sets: int, k: int, levels: int,
-                   target: float, ignore_deletions: bool, random_choice: bool = False) -> int:
-    """One hash seed: the number of items covered by the k sets chosen on the sketch.
+def sketch_cells(k: int, n_sets: int, epsilon: float, incidences_per_item: float = 2.0) -> int:
+    """Cells per level of the fixed-size sketch: room (at the peeling threshold 0.8) for the
+    incidences of SAMPLE_CONSTANT k ln(d)/eps^2 sampled items.  Independent of the universe size n."""
+    return math.ceil(SAMPLE_CONSTANT * k * math.log(n_sets) / epsilon**2 * incidences_per_item / 0.8)
+
+
+def coverage_trial(rng: np.random.Generator, sets, stream, n_sets: int, k: int, levels: int, cells: int,
+                   ignore_deletions: bool, random_choice: bool = False) -> tuple[int, int]:
+    """One hash seed: (items covered by the k sets chosen on the fixed-size sketch, counters stored).
 
     random_choice: k sets drawn at random instead of greedy on the sketch (a broken algorithm).
     """
+    sketch = FixedLevelSketch(n_sets, levels, cells, int(rng.integers(2**62)), ignore_deletions)
     if random_choice:
-        return coverage(sets, rng.choice(n_sets, size=k, replace=False))
-    sketch = LevelSketch(n_sets, levels, int(rng.integers(2**62)), ignore_deletions)
+        return coverage(sets, rng.choice(n_sets, size=k, replace=False)), sketch.counters
     sketch.update(*stream)
-    chosen, _ = sketch_max_coverage(sketch, k, target)
-    return coverage(sets, chosen)
+    chosen, _ = fixed_sketch_max_coverage(sketch, k)
+    return coverage(sets, chosen), sketch.counters
 
 
-def _tight_instance(ctx):
+def _tight_instance(ctx, units: int):
     """The greedy-tight family with small decoys, streamed with fake incidences on the decoys."""
-    rng = ctx.generator("tight instance")
+    rng = ctx.generator("tight instance", units)
     k = ctx["k"]
-    sets, n_items, _ = greedy_tight_instance(k, k**k * ctx["block_units"], n_decoys=ctx["decoys"],
+    sets, n_items, _ = greedy_tight_instance(k, k**k * units, n_decoys=ctx["decoys"],
                                              decoy_size=ctx["decoy_size"], rng=rng)
     decoy = np.array([len(s) == ctx["decoy_size"] for s in sets])
-    # An adversarial stream: every decoy gets 2 n/k fake incidences, inserted and later deleted.
-    stream = incidence_stream(rng, sets, n_items, 2 * n_items // k, decoy)
+    # An adversarial stream: every decoy gets n/k fake incidences (as many as an optimal set has items),
+    # inserted and later deleted.
+    stream = incidence_stream(rng, sets, n_items, n_items // k, decoy)
     return sets, n_items, stream
 
 
 def _approximation(ctx, ignore_deletions: bool, random_choice: bool = False) -> Bound:
-    sets, n_items, stream = _tight_instance(ctx)
-    d, k, eps = len(sets), ctx["k"], ctx["epsilon"]
-    opt, _ = max_coverage_exhaustive(sets, n_items, k)
-    target = SAMPLE_CONSTANT * k * math.log(d) / eps**2
-    covered = np.array([coverage_trial(ctx.generator("seeds", i), sets, stream, d, k, ctx["levels"], target,
-                                       ignore_deletions, random_choice) for i in range(ctx["trials"])], dtype=float)
-    return Bound(covered / opt, 1 - 1 / math.e - eps, relation=">=", rtol=0.0,
-                 why=f"exact coverage counts over OPT = {opt} (enumeration of all {math.comb(d, k)} k-subsets): no "
-                     "rounding",
-                 quantity="coverage / OPT of the sketch's k sets", instances=[f"hash seed {i}" for i in range(covered.size)],
+    k, eps = ctx["k"], ctx["epsilon"]
+    ratios, labels, counters = [], [], set()
+    for units in ctx["sizes"]:
+        sets, n_items, stream = _tight_instance(ctx, units)
+        d = len(sets)
+        opt, _ = max_coverage_exhaustive(sets, n_items, k)
+        cells = sketch_cells(k, d, eps)
+        for i in range(ctx["trials"]):
+            covered, stored = coverage_trial(ctx.generator("seeds", units, i), sets, stream, d, k, ctx["levels"],
+                                             cells, ignore_deletions, random_choice)
+            ratios.append(covered / opt)
+            labels.append(f"n={n_items}, seed {i}")
+            counters.add(stored)
+    return Bound(ratios, 1 - 1 / math.e - eps, relation=">=", rtol=0.0,
+                 why="exact coverage counts over OPT (enumeration of all k-subsets): no rounding",
+                 quantity="coverage / OPT of the sketch's k sets", instances=labels,
                  found_by=f"the greedy-tight family (k = {k}: exact greedy covers {1 - (1 - 1 / k) ** k:.4f} OPT) with "
-                          f"{ctx['decoys']} decoys padded by fake incidences in the stream; {covered.size} hash seeds")
+                          f"{ctx['decoys']} decoys padded by fake incidences in the stream, for n from "
+                          f"{k * k**k * min(ctx['sizes'])} to {k * k**k * max(ctx['sizes'])} items; the sketch stores "
+                          f"{', '.join(str(c) for c in sorted(counters))} counters whatever n")
 
 
-@claim(PAPER, source="Abstract and main theorem: (1 - 1/e - eps)-approximation in one pass over a turnstile stream",
+@claim(PAPER, source="Abstract and main theorem: (1 - 1/e - eps)-approximation in one pass over a turnstile stream, "
+       "with space independent of n",
        evidence="bound", role="headline",
-       reconstructed_from=_READ + "; the sketch is our stand-in of the same type (geometric subsampling of items, "
-       "exact counters per level, greedy on the finest level with >= 4 k ln(d)/eps^2 covered items)",
+       reconstructed_from=_READ + "; the sketch is our stand-in of the same type (geometric subsampling of items, one "
+       "invertible Bloom lookup table of fixed size per level, greedy on the finest level that decodes)",
        params={"k": Param(4, low=2, high=6, doc="sets to choose"),
-               "block_units": Param(20, full=40, low=1, high=1000, doc="size of each optimal set in units of k^k"),
+               "sizes": Param((5, 20), full=(5, 20, 80), doc="sizes of the optimal sets in units of k^k (n = k^(k+1) units)"),
                "decoys": Param(8, low=0, high=100, doc="small decoy sets"),
                "decoy_size": Param(50, low=1, high=10**6, doc="items of each decoy"),
                "epsilon": Param(0.1, low=0.01, high=0.5, doc="approximation slack"),
-               "levels": Param(8, low=1, high=40, doc="subsampling levels of the sketch (rates 2^-l)"),
-               "trials": Param(20, full=80, low=2, high=10**5, doc="hash seeds")},
-       statement=r"The $k$ sets chosen from the sketch of a turnstile stream cover at least "
-       r"$(1-1/e-\varepsilon)\,\mathrm{OPT}$ items of the final incidence matrix (checked for every hash seed drawn).",
-       method="The classical greedy-tight instance (k = 4 optimal blocks of 5120 items, greedy sets beating them by one "
-       "item at every step) plus 8 small decoys padded by 2n/k fake incidences each, inserted then deleted; exact OPT "
-       "by enumeration; the sketch reads the finest level with >= 4 k ln(d)/eps^2 covered items (here a quarter of the "
-       "items).")
+               "levels": Param(12, low=1, high=40, doc="subsampling levels of the sketch (rates 2^-l)"),
+               "trials": Param(10, full=40, low=2, high=10**5, doc="hash seeds per size")},
+       statement=r"The $k$ sets chosen from a fixed-size sketch (its size independent of $n$) of a turnstile stream "
+       r"cover at least $(1-1/e-\varepsilon)\,\mathrm{OPT}$ items of the final incidence matrix (checked for every "
+       r"hash seed drawn and every $n$).",
+       method="The classical greedy-tight instance (k = 4 optimal blocks, greedy sets beating them by one item at every "
+       "step; n = 5,124 and 20,484 items, full profile also 81,924) plus 8 small decoys padded by n/k fake incidences "
+       "each, inserted then deleted; exact OPT by enumeration.  The sketch keeps 12 levels of 3 x 11,090 counters "
+       "(room for 4 k ln(d)/eps^2 sampled items) whatever n, and greedy runs on the finest level that decodes; at these "
+       "sizes the sketch is not yet smaller than the input (about 2n incidences), which it becomes above n ~ 2 10^5.  With "
+       "eps = 0.1 the claimed factor 0.532 is close to greedy's own 0.684 here; for eps >= 0.2 the claim's slack "
+       "eps leaves its near miss unrefutable.")
 def sketch_greedy_approximation(ctx):
-    """Greedy on the turnstile sketch achieves (1 - 1/e - eps) OPT on the greedy-tight instance for every seed."""
+    """Greedy on the fixed-size turnstile sketch achieves (1 - 1/e - eps) OPT on the greedy-tight instance."""
     return _approximation(ctx, ignore_deletions=False)
 
 
