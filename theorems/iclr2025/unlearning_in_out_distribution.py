@@ -168,8 +168,9 @@ def _certificate(ctx, forget_label: float | None) -> Bound:
        r"$\beta=1+\mu$ smooth, per-sample gradients at any minimiser $\le G=1+1/\mu$), unlearning $f$ points by "
        r"$T=\lceil\log\frac{2fG}{\mu n\Delta}/\log\frac{1}{1-\mu/\beta}\rceil^+$ gradient steps of size $1/\beta$ "
        r"from $\hat\theta_S$, then $\mathcal N(0,\sigma^2I)$ with $\sigma=\Delta\sqrt{q/(2\varepsilon)}$, is "
-       r"$(q,\varepsilon)$-Rényi unlearning: $D_q\big(U(S,S_f)\,\|\,\hat\theta_{S\setminus S_f}+\mathcal N(0,\sigma^2I)\big)"
-       r"\le\varepsilon$, for every utility budget $\alpha$ (which fixes $\Delta$).",
+       r"$(q,\varepsilon)$-Rényi unlearning (the Rényi divergence of order $q$ between the released model and "
+       r"$\hat\theta_{S\setminus S_f}+\mathcal N(0,\sigma^2I)$ is at most $\varepsilon$), for every utility budget "
+       r"$\alpha$ (which fixes $\Delta$).",
        method="Exact Gaussian divergence on the neighbouring datasets where the sensitivity bound binds (retain "
        "gradients all pointing one way along e_1, the forget points' the other way; points on e_2 raise the "
        "smoothness): a grid of 192 such instances, then differential evolution over mu, the share of points on e_1, f "
