@@ -190,7 +190,7 @@ def _wins(ctx, scale: float) -> Bound:
        r"the naive method: $k(T,s) < T$ once $T$ exceeds a crossover $T^*(s)$ of order $s^2$ up to logarithms "
        r"(here about $3\cdot10^5$ for $s=1$ and $3\cdot10^6$ for $s=4$).",
        method="Exact copy counts at T = 10^6 (s = 1) and 10^7 (s = 2, 4) against T; the control evaluates "
-       "T = 10^4 and 10^5, the range of every earlier check of this paper.")
+       "T = 10^4 and 10^5, below the crossover like every T of the earlier check (T <= 2560).")
 def private_aggregation_beats_fresh_copies(ctx):
     """Beyond the crossover, the private aggregation uses fewer copies than one fresh copy per query."""
     return _wins(ctx, 1.0)
