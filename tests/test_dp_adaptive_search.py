@@ -71,3 +71,48 @@ def test_copies_needed_is_minimal_and_grows():
     assert 50 * (1 - correct_answer_probability(m, eps0, 0.9, 10)) <= 0.05
     assert 50 * (1 - correct_answer_probability(m - 1, eps0, 0.9, 10)) > 0.05
     assert copies_needed(200, 1.0, 1e-6, 0.9, 10, 0.05) > m
+
+
+# ----------------------------------------------------------------------------- adaptive c-ANN copies
+from simulations.privacy import ann_copies_needed, ann_failure_probability  # noqa: E402
+
+
+def test_ann_failure_one_copy_by_hand():
+    # one copy: with prob p it votes for one of the s valid answers (votes (1, 0, ..., 0)), else no vote at all
+    e, p, s, n = 0.8, 0.7, 3, 50
+    z1 = math.exp(e / 2) + (n - 1)
+    expected = p * (n - s) / z1 + (1 - p) * (n - s) / n
+    assert ann_failure_probability(1, e, p, s, n) == pytest.approx(expected, rel=1e-12)
+
+
+def test_ann_failure_matches_monte_carlo_of_the_mechanism():
+    rng = np.random.default_rng(11)
+    k, e, p, s, n, trials = 40, 0.3, 0.6, 4, 30, 60_000
+    fails = 0
+    v = rng.binomial(k, p, size=trials)
+    for vv in np.unique(v):
+        m = int(np.sum(v == vv))
+        votes = np.zeros(n)
+        votes[:s] = vv // s
+        votes[: vv % s] += 1                     # the even split of the valid votes
+        w = np.exp(e * votes / 2)
+        fails += rng.binomial(m, w[s:].sum() / w.sum())
+    exact = ann_failure_probability(k, e, p, s, n)
+    assert fails / trials == pytest.approx(exact, abs=4 * math.sqrt(exact * (1 - exact) / trials))
+
+
+def test_even_split_is_the_worst_split():
+    # given V valid votes, any uneven split gives a larger valid mass (convexity), so a smaller failure
+    e, s, n, V = 0.5, 3, 20, 7
+    even = ann_failure_probability(V, e, 1.0, s, n)           # p = 1: exactly V = k valid votes
+    for split in ([7, 0, 0], [5, 1, 1], [4, 3, 0]):
+        w = np.exp(e * np.array(split) / 2).sum()
+        assert (n - s) / (w + n - s) <= even + 1e-15
+
+
+def test_ann_copies_needed_is_minimal():
+    T, s, n = 200, 3, 1000
+    k = ann_copies_needed(T, 1.0, 1e-6, 0.9, s, n, 0.05)
+    eps0 = per_query_epsilon(1.0, T, 1e-6)
+    assert T * ann_failure_probability(k, eps0, 0.9, s, n) <= 0.05
+    assert T * ann_failure_probability(k - 1, eps0, 0.9, s, n) > 0.05

@@ -79,3 +79,51 @@ def test_complement_closed_form_and_estimators():
     # AMS: E[(s.x)^2] = F_2 exactly in expectation
     f2 = float(np.sum(np.square(x)))
     assert ams_second_moment(rng, x, 4000) == pytest.approx(f2, rel=0.01)
+
+
+def test_greedy_tight_instance_reaches_the_classical_ratio():
+    from simulations.sketches import greedy_tight_instance, max_coverage_exhaustive
+    for k in (2, 3, 4):
+        block = k**k * 3
+        sets, n_items, optimal = greedy_tight_instance(k, block, n_decoys=2, decoy_size=2, rng=np.random.default_rng(k))
+        opt, choice = max_coverage_exhaustive(sets, n_items, k)
+        assert opt == k * block and sorted(choice) == sorted(optimal.tolist())
+        # greedy covers k block (1 - (1 - 1/k)^k) block items plus its k private items (Nemhauser et al. 1978)
+        got = coverage(sets, greedy_max_coverage(sets, k))
+        assert got == round(k * block * (1 - (1 - 1 / k) ** k)) + k
+
+
+def test_exhaustive_matches_milp():
+    from simulations.sketches import max_coverage_exhaustive
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        sets = [rng.choice(20, size=int(rng.integers(1, 8)), replace=False) for _ in range(8)]
+        assert max_coverage_exhaustive(sets, 20, 3)[0] == max_coverage_milp(sets, 20, 3)[0]
+
+
+def test_fixed_sketch_decodes_the_final_incidences_of_a_turnstile_stream():
+    from simulations.sketches import FixedLevelSketch
+    rng = np.random.default_rng(8)
+    d = 6
+    sets = [rng.choice(300, size=40, replace=False) for _ in range(d)]
+    stream = incidence_stream(rng, sets, 300, 50)               # 50 fake incidences per set, inserted then deleted
+    sk = FixedLevelSketch(d, 4, 1200, seed=99)
+    for chunk in np.array_split(np.arange(stream[0].size), 5):
+        sk.update(stream[0][chunk], stream[1][chunk], stream[2][chunk])
+    keys = sk.decode(0)
+    truth = np.sort(np.concatenate([np.asarray(s) * d + j for j, s in enumerate(sets)]))
+    assert keys is not None and np.array_equal(keys, truth)
+    # linear: the sketch of the final matrix has the same counters
+    direct = FixedLevelSketch(d, 4, 1200, seed=99)
+    direct.update(truth // d, truth % d, np.ones(truth.size, dtype=np.int64))
+    assert np.array_equal(sk.count, direct.count) and np.array_equal(sk.keysum, direct.keysum)
+    assert np.array_equal(sk.check, direct.check)
+    assert sk.counters == 3 * 4 * 1200
+
+
+def test_fixed_sketch_refuses_to_decode_beyond_capacity():
+    from simulations.sketches import FixedLevelSketch
+    sk = FixedLevelSketch(2, 1, 30, seed=1)
+    items = np.arange(200)
+    sk.update(items, items % 2, np.ones(200, dtype=np.int64))  # 200 keys in 30 cells
+    assert sk.decode(0) is None

@@ -273,3 +273,107 @@ def test_capacity_censored_at_the_search_cap_raises():
                        params={"mu": 1.0, "sizes": (250, 2500)})
     assert res.outcome.verdict is wb.Verdict.ERROR
     assert "censored at the search cap" in res.outcome.decision.summary
+
+
+# ----------------------------------------------------------------------------- certified unlearning (Algorithms 1, 2)
+from simulations.unlearning import (  # noqa: E402
+    aligned_ridge_instance,
+    apriori_unlearning_steps,
+    coordinate_ridge_instance,
+    descend_until_certified,
+    noise_for_radius,
+    ridge_domain_constants,
+    ridge_noisy_excess_risk,
+    ridge_smoothness,
+    robust_noisy_unlearning,
+    utility_radius,
+)
+
+
+def test_domain_constants_hand_values():
+    c = ridge_domain_constants(2.0, 3.0, 0.5)
+    assert c["radius"] == pytest.approx(12.0)            # 2 * 3 / 0.5
+    assert c["gradient"] == pytest.approx(2.0 * (2.0 * 12.0 + 3.0))
+    assert c["smoothness"] == pytest.approx(4.5)
+    with pytest.raises(ValueError):
+        ridge_domain_constants(1.0, 1.0, 0.0)
+
+
+def test_domain_constants_bound_random_minimisers():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        n, d, mu = 30, 4, float(rng.uniform(0.01, 2.0))
+        g = rng.standard_normal((n, d))
+        X = g / np.linalg.norm(g, axis=1, keepdims=True) * rng.uniform(0, 1, (n, 1))
+        y = rng.uniform(-1, 1, n)
+        # minimiser by least squares on the augmented system [X/sqrt(n); sqrt(mu) I] theta = [y/sqrt(n); 0]
+        A = np.vstack([X / math.sqrt(n), math.sqrt(mu) * np.eye(d)])
+        theta = np.linalg.lstsq(A, np.concatenate([y / math.sqrt(n), np.zeros(d)]), rcond=None)[0]
+        c = ridge_domain_constants(1.0, 1.0, mu)
+        assert np.linalg.norm(theta) <= c["radius"] + 1e-12
+        assert np.max(np.abs(X @ theta - y) * np.linalg.norm(X, axis=1)) <= c["gradient"] + 1e-12
+
+
+def test_utility_radius_spends_the_budget_exactly():
+    alpha, beta, d, q, eps = 0.3, 2.5, 7, 4.0, 0.5
+    r = utility_radius(alpha, beta, d, q, eps)
+    sigma = noise_for_radius(r, q, eps)
+    assert q * r**2 / (2 * sigma**2) == pytest.approx(eps, rel=1e-12)
+    assert beta * r**2 / 2 + beta * d * sigma**2 / 2 == pytest.approx(alpha, rel=1e-12)
+
+
+def test_apriori_steps_is_the_smallest_count():
+    for n, f, G, mu, beta, r in [(100, 3, 2.0, 0.1, 1.1, 1e-3), (50, 1, 1.0, 1.0, 2.0, 0.5), (80, 8, 5.0, 0.2, 3.0, 1e-6)]:
+        t = apriori_unlearning_steps(n, f, G, mu, beta, r)
+        start = 2 * f * G / (mu * n)
+        brute = next(k for k in range(10**6) if start * (1 - mu / beta) ** k <= r)
+        assert t == brute
+
+
+def test_aligned_instance_displacement_closed_form():
+    n, f, p, mu = 200, 3, 0.5, 2.0
+    X, y, forget = aligned_ridge_instance(n, 3, f, p)
+    assert np.all(np.isclose(np.linalg.norm(X, axis=1), 1.0)) and np.all(np.abs(y) <= 1)
+    keep = np.setdiff1d(np.arange(n), forget)
+    # along e_1 the minimiser is (sum of axis labels / n) / (share on e_1 + mu), by hand
+    n_axis = int(round(p * n))
+    t_full = ((n_axis - 2 * f) / n) / (n_axis / n + mu)
+    t_ret = ((n_axis - f) / (n - f)) / ((n_axis - f) / (n - f) + mu)
+    assert ridge_erm(X, y, mu) == pytest.approx([t_full, 0, 0], abs=1e-14)
+    assert ridge_erm(X[keep], y[keep], mu) == pytest.approx([t_ret, 0, 0], abs=1e-14)
+
+
+def test_noisy_excess_risk_matches_monte_carlo():
+    rng = np.random.default_rng(5)
+    X, y = coordinate_ridge_instance(rng, 40, 4)
+    mu, sigma = 0.3, 0.2
+    theta = ridge_erm(X, y, mu) + 0.1
+    xi = sigma * rng.standard_normal((200_000, 4))
+    vals = [np.mean((X @ t - y) ** 2) / 2 + mu * t @ t / 2 for t in theta + xi[:2000]]
+    exact = ridge_noisy_excess_risk(X, y, mu, theta, sigma)
+    opt = ridge_erm(X, y, mu)
+    fmin = np.mean((X @ opt - y) ** 2) / 2 + mu * opt @ opt / 2
+    assert np.mean(vals) - fmin == pytest.approx(exact, rel=0.05)
+    # isotropic design: X^T X / n = I / d exactly
+    assert X.T @ X / 40 == pytest.approx(np.eye(4) / 4)
+
+
+def test_descend_until_certified_certifies_the_distance():
+    rng = np.random.default_rng(6)
+    X, y = ridge_data(rng, 60, 4, 0.3)
+    mu, r = 0.05, 1e-3
+    theta, t = descend_until_certified(X, y, mu, np.zeros(4), r, 1 / ridge_smoothness(X, mu))
+    assert np.linalg.norm(theta - ridge_erm(X, y, mu)) <= r
+    assert t > 0
+    with pytest.raises(ValueError):
+        descend_until_certified(X, y, mu, np.zeros(4), 1e-30, 1 / ridge_smoothness(X, mu), max_iter=5)
+
+
+def test_robust_unlearning_outputs_are_consistent():
+    rng = np.random.default_rng(7)
+    X, y = ridge_data(rng, 100, 3, 0.3)
+    y[:2] = 1e4
+    out = robust_noisy_unlearning(X, y, [0, 1], 0.05, 2, 1e-3, 2.0, 1.0, 300)
+    assert out["divergence"] <= 1.0 and out["excess_risk"] <= 1e-3
+    assert out["sigma"] == pytest.approx(noise_for_radius(out["radius"], 2.0, 1.0))
+    assert out["unlearning_steps"] <= out["retraining_steps"]

@@ -27,6 +27,8 @@ __all__ = [
 ]
 from .composition import (  # noqa: E402
     advanced_composition,
+    ann_copies_needed,
+    ann_failure_probability,
     copies_needed,
     correct_answer_probability,
     per_query_epsilon,
@@ -35,6 +37,7 @@ from .composition import (  # noqa: E402
 )
 
 __all__ += [
+    "ann_copies_needed", "ann_failure_probability",
     "advanced_composition", "copies_needed", "correct_answer_probability", "per_query_epsilon",
     "vote_aggregation_probabilities", "vote_neighbours",
 ]

@@ -110,3 +110,73 @@ def copies_needed(n_queries: int, epsilon: float, delta: float, copy_accuracy: f
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if ok(mid) else (mid, hi)
     return hi
+
+
+# ----------------------------------------------------------------------------- adaptive c-ANN search
+def ann_failure_probability(n_copies: int, epsilon0: float, copy_success: float, n_valid: int, n_points: int,
+                            split: bool = True) -> float:
+    """P(the private aggregation of the copies' answers to one c-ANN query returns no valid answer).
+
+    Model (our reading of Feng et al., ICML 2025, under their sparse-neighbour assumption): the
+    query has ``n_valid`` = s valid answers (c-approximate near neighbours) among ``n_points``
+    data points; each copy independently finds one with probability ``copy_success`` (an LSH
+    structure checks its candidates' true distances, so a copy returns a valid point or nothing)
+    and votes for it; the answer is drawn by the exponential mechanism on the vote counts
+    (sensitivity 1: changing one copy's randomness moves at most one vote), P(point) prop. to
+    exp(eps0 votes / 2).  The V ~ Binomial(k, p) valid votes are split as evenly as possible among
+    the s valid answers (``split=True``; by convexity the split that minimises the valid mass)
+    or all given to one of them (``split=False``).  Exact sum over V (terms below 1e-300 dropped).
+
+    Args:
+        n_copies: k >= 1; epsilon0 > 0; copy_success in (0, 1]; 1 <= n_valid < n_points.
+    Raises:
+        ValueError: on arguments outside these ranges.
+    """
+    k, s, n = int(n_copies), int(n_valid), int(n_points)
+    if not (k >= 1 and epsilon0 > 0 and 0 < copy_success <= 1 and 1 <= s < n):
+        raise ValueError(f"need k >= 1, eps0 > 0, copy_success in (0, 1] and 1 <= s < n_points; got k={k}, "
+                         f"eps0={epsilon0}, p={copy_success}, s={s}, n={n}")
+    mean, sd = k * copy_success, math.sqrt(k * copy_success * (1 - copy_success))
+    lo, hi = max(0, int(mean - 40 * sd) - 1), min(k, int(mean + 40 * sd) + 1)
+    v = np.arange(lo, hi + 1)
+    log_w = stats.binom.logpmf(v, k, copy_success)
+    half = epsilon0 / 2
+    if split:
+        base, extra = v // s, v % s
+        with np.errstate(divide="ignore"):
+            log_valid = np.logaddexp(np.log(s - extra) + half * base,
+                                     np.where(extra > 0, np.log(np.maximum(extra, 1)) + half * (base + 1), -np.inf))
+    else:
+        log_valid = np.logaddexp(half * v, math.log(s - 1) if s > 1 else -np.inf)
+    log_invalid = math.log(n - s)
+    log_fail = log_invalid - np.logaddexp(log_valid, log_invalid)
+    return float(np.sum(np.exp(log_w + log_fail)))
+
+
+def ann_copies_needed(n_queries: int, epsilon: float, delta: float, copy_success: float, n_valid: int,
+                      n_points: int, failure: float, composition: str = "advanced", split: bool = True,
+                      max_copies: int = 10**9) -> int:
+    """Smallest number of copies k for which T privately aggregated c-ANN answers are all valid
+    except with probability <= failure (union bound T P(fail) <= failure), the per-query budget
+    eps0 coming from the composition of T queries into (epsilon, delta).
+
+    P(fail) is :func:`ann_failure_probability`; it decreases in k, so the answer is found by
+    doubling and bisection.
+    Raises:
+        ValueError: when max_copies copies do not suffice.
+    """
+    eps0 = per_query_epsilon(epsilon, n_queries, delta, composition)
+
+    def ok(k: int) -> bool:
+        return n_queries * ann_failure_probability(k, eps0, copy_success, n_valid, n_points, split) <= failure
+
+    hi = 1
+    while not ok(hi):
+        hi *= 2
+        if hi > max_copies:
+            raise ValueError(f"more than {max_copies} copies needed")
+    lo = hi // 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi

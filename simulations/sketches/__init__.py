@@ -26,13 +26,17 @@ __all__ = [
     "splitmix64",
 ]
 from .coverage import (  # noqa: E402
+    FixedLevelSketch,
     LevelSketch,
     ams_second_moment,
     complement_moment,
     coverage,
+    fixed_sketch_max_coverage,
     greedy_max_coverage,
+    greedy_tight_instance,
     incidence_stream,
     item_levels,
+    max_coverage_exhaustive,
     max_coverage_milp,
     planted_coverage_instance,
     required_samples,
@@ -42,6 +46,7 @@ from .coverage import (  # noqa: E402
 
 __all__ += [
     "LevelSketch", "ams_second_moment", "complement_moment", "coverage", "greedy_max_coverage",
+    "greedy_tight_instance", "max_coverage_exhaustive", "FixedLevelSketch", "fixed_sketch_max_coverage",
     "incidence_stream", "item_levels", "max_coverage_milp", "planted_coverage_instance", "required_samples",
     "sketch_max_coverage", "tuple_sampling_complement",
 ]

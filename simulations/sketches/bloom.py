@@ -269,8 +269,12 @@ def ensemble_query(rng: np.random.Generator, keys, queries, stages: list[StageCo
         held = keys[~yes_k] if backup_holds == "false_negatives" else keys[yes_k]
         bits = max(1, round(st.backup_bits * n))
         bf = build_bloom_filter(held, bits, seed=int(rng.integers(2**62)), shared_hash=shared_hash)
-        pass_keys &= yes_k | bf.contains(keys)
-        pass_queries &= yes_q | bf.contains(queries)
+        # Only items the oracle rejects and that are still in the running need the backup filter.
+        for passing, yes, items in ((pass_keys, yes_k, keys), (pass_queries, yes_q, queries)):
+            need = passing & ~yes
+            held_hit = np.zeros(items.size, dtype=bool)
+            held_hit[need] = bf.contains(items[need])
+            passing &= yes | held_hit
         backup.append((int(held.size), bits, bf.k))
     return {"false_positives": int(pass_queries.sum()), "n_queries": int(queries.size),
             "false_negatives": int((~pass_keys).sum()), "n_keys": int(n), "backup": backup}

@@ -131,23 +131,35 @@ class LevelSketch:
 
 
 def greedy_max_coverage(sets: list, k: int) -> list[int]:
-    """Greedy: k times, the set covering most uncovered elements (ties to the lowest index)."""
-    covered: set = set()
+    """Greedy: k times, the set covering most uncovered elements (ties to the lowest index).
+
+    Args:
+        sets: a list of collections of integer elements (arrays, lists or Python sets).
+    Returns:
+        The chosen set indices in the order greedy picks them.
+    """
+    arrays = [np.fromiter(s, dtype=np.int64) if isinstance(s, (set, frozenset)) else np.asarray(s, dtype=np.int64)
+              for s in sets]
+    universe = np.unique(np.concatenate(arrays)) if arrays else np.zeros(0, dtype=np.int64)
+    member = np.zeros((len(arrays), universe.size), dtype=bool)
+    for j, a in enumerate(arrays):
+        member[j, np.searchsorted(universe, a)] = True
+    covered = np.zeros(universe.size, dtype=bool)
     chosen: list[int] = []
-    for _ in range(min(k, len(sets))):
-        gains = [len(set(s) - covered) if j not in chosen else -1 for j, s in enumerate(sets)]
+    for _ in range(min(k, len(arrays))):
+        gains = np.count_nonzero(member & ~covered, axis=1)
+        gains[chosen] = -1
         j = int(np.argmax(gains))
         chosen.append(j)
-        covered |= set(sets[j])
+        covered |= member[j]
     return chosen
 
 
 def coverage(sets: list, chosen) -> int:
     """Number of elements covered by the chosen sets."""
-    out: set = set()
-    for j in chosen:
-        out |= set(np.asarray(sets[j]).tolist())
-    return len(out)
+    parts = [np.fromiter(sets[j], dtype=np.int64) if isinstance(sets[j], (set, frozenset))
+             else np.asarray(sets[j], dtype=np.int64) for j in chosen]
+    return int(np.unique(np.concatenate(parts)).size) if parts else 0
 
 
 def sketch_max_coverage(sketch: LevelSketch, k: int, target_items: float) -> tuple[list[int], int]:
@@ -220,3 +232,164 @@ def required_samples(epsilon: float, fraction: float) -> int:
     if not (0 < epsilon and 0 < fraction <= 1):
         raise ValueError("need epsilon > 0 and fraction in (0, 1]")
     return math.ceil(4 / (epsilon**2 * fraction))
+
+
+# ----------------------------------------------------------------------------- greedy-tight instances
+def greedy_tight_instance(k: int, block: int, n_decoys: int = 0, decoy_size: int = 1,
+                          rng: np.random.Generator | None = None) -> tuple[list[np.ndarray], int, np.ndarray]:
+    """The classical instance on which greedy covers only 1 - (1 - 1/k)^k of the optimum.
+
+    The universe is k blocks O_1..O_k of ``block`` items each (the optimal sets).  Greedy set B_i
+    takes block (1/k)(1 - 1/k)^(i-1) items from every block, disjoint from B_1..B_(i-1), plus one
+    private item, so at step i it beats every O_j by exactly one new item (Nemhauser, Wolsey &
+    Fisher 1978; Cornuejols, Fisher & Nemhauser 1977).  ``n_decoys`` further sets of
+    ``decoy_size`` random block items pad the family.  ``block`` must be divisible by k^k so every
+    size is an integer.
+
+    Returns:
+        (sets, n_items, optimal): the family in a random order if ``rng`` is given, the
+        universe size (k block + k private items) and the indices of the k optimal sets O_j.
+    Raises:
+        ValueError: unless k >= 2 and k^k divides block.
+    """
+    if k < 2 or block % k**k:
+        raise ValueError(f"need k >= 2 and block divisible by k^k = {k**k}, got k={k}, block={block}")
+    blocks = [np.arange(j * block, (j + 1) * block) for j in range(k)]
+    greedy_sets, taken = [], 0
+    for i in range(k):
+        part = block * (k - 1) ** i // k ** (i + 1)               # (block/k)(1 - 1/k)^i items per block
+        items = np.concatenate([b[taken:taken + part] for b in blocks] + [np.array([k * block + i])])
+        greedy_sets.append(items)
+        taken += part
+    decoys = []
+    gen = rng if rng is not None else np.random.default_rng(0)
+    for _ in range(n_decoys):
+        decoys.append(np.sort(gen.choice(k * block, size=decoy_size, replace=False)))
+    sets = blocks + greedy_sets + decoys
+    order = gen.permutation(len(sets)) if rng is not None else np.arange(len(sets))
+    sets = [np.asarray(sets[i], dtype=np.int64) for i in order]
+    optimal = np.nonzero(order < k)[0]
+    return sets, k * block + k, optimal
+
+
+def max_coverage_exhaustive(sets: list, n_items: int, k: int) -> tuple[int, tuple[int, ...]]:
+    """Exact maximum coverage by enumerating all k-subsets with boolean masks (small families only).
+
+    Returns (optimal coverage, one optimal choice).  Raises ValueError for more than 10^6 subsets.
+    """
+    import itertools
+
+    d = len(sets)
+    if math.comb(d, k) > 10**6:
+        raise ValueError(f"C({d}, {k}) subsets is too many for enumeration")
+    masks = np.zeros((d, n_items), dtype=bool)
+    for j, s in enumerate(sets):
+        masks[j, np.asarray(s, dtype=np.int64)] = True
+    best, arg = -1, ()
+    for combo in itertools.combinations(range(d), k):
+        c = int(np.count_nonzero(np.logical_or.reduce(masks[list(combo)], axis=0)))
+        if c > best:
+            best, arg = c, combo
+    return best, arg
+
+
+# ----------------------------------------------------------------------------- fixed-size sketch
+class FixedLevelSketch:
+    """A linear sketch of fixed size: per subsampling level, an invertible Bloom lookup table.
+
+    Items are hashed to geometric levels as in :class:`LevelSketch` (rate 2^-l); level l holds the
+    (item, set) incidences of the items of level >= l in ``cells`` cells, each cell three integer
+    sums over the keys mapped to it (count, key, key fingerprint; key = item d + set), each key in
+    one cell of each of three equal sub-tables (Goodrich & Mitzenmacher 2011).  Every counter is a
+    sum of +-1 updates (mod 2^64 for the fingerprint), so the sketch is linear and supports
+    deletions; its size, ``levels * cells * 3`` counters, does not depend on the universe size n.
+    A level decodes (by peeling cells that hold exactly one key) when it holds fewer than about
+    0.8 ``cells`` keys.
+
+    Args:
+        n_sets: d; levels: number of levels; cells: cells per level (rounded up to a multiple of 3);
+        seed: hash salt; ignore_deletions: count only insertions (a broken sketch, for controls).
+    """
+
+    def __init__(self, n_sets: int, levels: int, cells: int, seed: int, ignore_deletions: bool = False) -> None:
+        if n_sets < 1 or levels < 1 or cells < 3:
+            raise ValueError(f"need n_sets >= 1, levels >= 1 and cells >= 3, got {n_sets}, {levels}, {cells}")
+        self.d, self.levels, self.seed = int(n_sets), int(levels), int(seed)
+        self.cells = 3 * math.ceil(cells / 3)
+        self.ignore_deletions = ignore_deletions
+        self.count = np.zeros((self.levels, self.cells), dtype=np.int64)
+        self.keysum = np.zeros((self.levels, self.cells), dtype=np.int64)
+        self.check = np.zeros((self.levels, self.cells), dtype=np.uint64)
+
+    def _positions(self, keys: np.ndarray) -> np.ndarray:
+        """Cell of each key in each of the three sub-tables, shape (len(keys), 3)."""
+        third = self.cells // 3
+        salts = np.array([0x51ED27, 0xA24BAED4, 0x9FB21C65], dtype=np.uint64) ^ np.uint64(self.seed % 2**64)
+        h = splitmix64(keys.astype(np.uint64)[:, None] ^ salts[None, :])
+        return (h % np.uint64(third)).astype(np.int64) + np.arange(3) * third
+
+    def _fingerprint(self, keys: np.ndarray) -> np.ndarray:
+        return splitmix64(keys.astype(np.uint64) ^ np.uint64((self.seed * 0x9E3779B1 + 7) % 2**64))
+
+    def update(self, items, sets, deltas) -> None:
+        """Process a batch of stream updates (item, set, +-1)."""
+        items, sets, deltas = (np.asarray(a, dtype=np.int64) for a in (items, sets, deltas))
+        if self.ignore_deletions:
+            keep = deltas > 0
+            items, sets, deltas = items[keep], sets[keep], deltas[keep]
+        lvl = np.minimum(item_levels(items, self.seed), self.levels - 1)
+        keys = items * self.d + sets
+        pos, fp = self._positions(keys), self._fingerprint(keys)
+        wrapped = deltas.astype(np.uint64)          # -1 wraps to 2^64 - 1: fingerprint sums mod 2^64
+        for level in range(self.levels):
+            m = lvl >= level
+            if not np.any(m):
+                break
+            p = pos[m].ravel()
+            np.add.at(self.count[level], p, np.repeat(deltas[m], 3))
+            np.add.at(self.keysum[level], p, np.repeat(keys[m] * deltas[m], 3))
+            with np.errstate(over="ignore"):
+                np.add.at(self.check[level], p, np.repeat(fp[m] * wrapped[m], 3))
+
+    def decode(self, level: int) -> np.ndarray | None:
+        """The keys with a net count of +1 at ``level`` (sorted), or None when peeling does not empty the table.
+
+        Raises:
+            ValueError: when a decoded key has a net count other than +1 (not a 0/1 incidence matrix).
+        """
+        count, keysum, check = self.count[level].copy(), self.keysum[level].copy(), self.check[level].copy()
+        found: list[int] = []
+        while True:
+            pure = np.nonzero((count == 1) & (check == self._fingerprint(keysum)))[0]
+            if pure.size == 0:
+                break
+            keys = np.unique(keysum[pure])
+            pos, fp = self._positions(keys), self._fingerprint(keys)
+            for j in range(3):
+                np.subtract.at(count, pos[:, j], 1)
+                np.subtract.at(keysum, pos[:, j], keys)
+                with np.errstate(over="ignore"):
+                    np.subtract.at(check, pos[:, j], fp)
+            found.extend(keys.tolist())
+        if np.any(count) or np.any(keysum) or np.any(check):
+            return None
+        return np.sort(np.asarray(found, dtype=np.int64))
+
+    @property
+    def counters(self) -> int:
+        """Number of integer counters the sketch stores (independent of the stream and of n)."""
+        return 3 * self.levels * self.cells
+
+
+def fixed_sketch_max_coverage(sketch: FixedLevelSketch, k: int) -> tuple[list[int], int]:
+    """Greedy on the finest level that decodes (the largest sample the fixed size allows).
+
+    Returns (chosen sets, level); level ``sketch.levels`` (and k arbitrary sets) when none decodes.
+    """
+    for level in range(sketch.levels):
+        keys = sketch.decode(level)
+        if keys is not None:
+            items, owners = keys // sketch.d, keys % sketch.d
+            sampled = [items[owners == j] for j in range(sketch.d)]
+            return greedy_max_coverage(sampled, k), level
+    return list(range(min(k, sketch.d))), sketch.levels

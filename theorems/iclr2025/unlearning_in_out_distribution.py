@@ -3,20 +3,28 @@ Out-of-Distribution Machine Unlearning" (ICLR 2025, arXiv 2412.09119).
 
 Approximate unlearning is certified in the $(q, \varepsilon)$-Rényi sense: the unlearned model's
 distribution is within Rényi divergence $\varepsilon$ of order $q$ of the model retrained without
-the forget set.  For in-distribution forget data, ERM with output perturbation (train to the
-minimiser, add Gaussian noise; unlearn by a few warm-started gradient steps on the retain set,
-then noise) achieves the certificate; for out-of-distribution forget data the warm start can be
-farther from the target than a fresh start (unlearning costs more than retraining, even for one
-sample), and a gradient method with coordinate-wise trimmed-mean aggregation amortises it.
+the forget set, and its utility is its excess empirical risk on the retain set.  For
+in-distribution forget data, ERM with output perturbation (Algorithm 1, "unlearning via noisy
+minimizer approximation": bring the model within a radius $\Delta$ of the retain minimiser by
+gradient steps warm-started at the trained model, then add Gaussian noise) achieves the
+certificate and the utility; for out-of-distribution forget data the warm start can be farther
+from the target than a fresh start (unlearning costs more than retraining, even for one sample),
+and robust training by gradient descent with coordinate-wise trimmed-mean aggregation
+(Algorithm 2) amortises it without compromising utility.
 
-Only the abstract and a summary could be read: the mechanisms below (ridge regression, the
-sensitivity bound 2fG/(mu n), GD contraction, the trimmed-mean GD with and without gradient
-noise) are our reconstruction, and every claim is marked reconstructed.  The deletion capacity
-is measured (largest forget-set size within a risk budget, exact expectations) as a rate in n.
-Dimension-freeness and the lower bounds (tightness, separation from DP) are listed as not checked.
+The full text could not be read (see /work/notes/privacy-research.md of the team, and each
+claim's ``reconstructed_from``): the constants are our reconstruction on ridge regression over
+the domain $\|x\|\le 1$, $|y|\le y_{\max}$ (minimiser norm $\le y_{\max}/\mu$, per-sample
+gradients $\le G = y_{\max}(1+1/\mu)$, smoothness $\beta = 1+\mu$), the utility radius
+$\Delta^2 = 2\alpha/(\beta(1 + dq/(2\varepsilon)))$ and noise $\sigma = \Delta\sqrt{q/(2\varepsilon)}$.
+Certificates are checked on the neighbouring datasets where the sensitivity bound binds (found by
+an adversarial search), utility on isotropic data where the noise's cost $\sigma^2\operatorname{tr}H/2$
+meets its bound $\beta d\sigma^2/2$.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -27,20 +35,30 @@ from simulations.privacy import (
     renyi_to_dp,
 )
 from simulations.unlearning import (
+    aligned_ridge_instance,
+    apriori_unlearning_steps,
+    coordinate_ridge_instance,
     deletion_capacity,
     iterations_to_reach,
+    noise_for_radius,
     ridge_data,
+    ridge_domain_constants,
     ridge_erm,
     ridge_gradient,
     ridge_gradient_bound,
+    ridge_noisy_excess_risk,
     ridge_smoothness,
     ridge_unlearning_excess,
-    robust_gradient_descent,
+    robust_noisy_unlearning,
     sphere_ridge_data,
-    unlearning_noise,
+    utility_radius,
     warm_start_unlearning,
 )
-from workbench import Bound, Paper, Param, Proportion, Rate, claim
+from workbench import AllOf, Bound, NearMiss, NotChecked, Paper, Param, Proportion, Rate, claim
+
+_READ = ("arXiv 2412.09119 abstract; sciencestack summary (Rényi certification, ERM with output perturbation, "
+         "trimmed-mean robust GD); paperhub.cn/paper/HVFMooKrHX (OpenReview review quoting eq. (12) and the "
+         "retain-set utility); acmrep2026.k117.org (algorithm names)")
 
 PAPER = Paper(
     slug="unlearning_in_out_distribution",
@@ -51,132 +69,210 @@ PAPER = Paper(
     arxiv="2412.09119",
     url="https://arxiv.org/abs/2412.09119",
     not_checked=(
-        (r"Empirical risk minimisation with output perturbation achieves \emph{tight} "
-         r"unlearning-utility-complexity trade-offs for in-distribution forget data.",
-         "tightness is a lower bound over all certified unlearning algorithms; only the upper-bound side "
-         "(certificate, deletion capacity of this mechanism) is checked.", "headline"),
-        (r"A separation from unlearning ``for free'' via differential privacy (DP learners cannot match the "
-         r"deletion capacity of unlearning).",
-         "a lower bound on the utility of every differentially private learner; not checkable by running "
-         "particular mechanisms.", "headline"),
-        (r"For in-distribution forget data the deletion capacity of ERM with output perturbation is "
-         r"dimension-free (it does not grow with $d$ at a fixed risk budget).",
-         "our reading of the summary; with features normalised to ||x|| <= 1 the excess risk of the noise is "
-         "sigma^2 tr E[xx^T]/2 = sigma^2/2 whatever d by construction, so a computation would only measure the "
-         "d-dependence of the gradient bound G of our instance, not the statement.", "supporting"),
-        (r"The robust and noisy gradient descent amortises unlearning time \emph{without compromising utility}.",
-         "the utility guarantee of the robust method is asymptotic and its exact statement was not readable; "
-         "only the iteration counts are checked.", "headline"),
+        NotChecked(r"Empirical risk minimisation with output perturbation achieves \emph{tight} "
+                   r"unlearning-utility-complexity trade-offs for in-distribution forget data.",
+                   "tightness is a lower bound over all certified unlearning algorithms, which no run of particular "
+                   "mechanisms can establish; the upper-bound side (certificate and utility of Algorithm 1) is checked.",
+                   role="headline"),
+        NotChecked(r"A separation from unlearning ``for free'' via differential privacy: DP learners cannot reach the "
+                   r"deletion capacity of unlearning.",
+                   "a lower bound on every differentially private learner; computations can only run particular "
+                   "learners.", role="headline"),
+        NotChecked(r"For in-distribution forget data the deletion capacity of ERM with output perturbation is "
+                   r"dimension-free, with near-linear time and space.",
+                   "the capacity follows from the certificate, the utility and the iteration count "
+                   "$T=\\lceil\\log(2fG/(\\mu n\\Delta))/\\log(1/(1-\\mu/\\beta))\\rceil$ by arithmetic; counting it "
+                   "with our reconstructed constants would only re-derive our own formula (an earlier claim here did, "
+                   "and is kept as background). The certificate and the utility at that T are checked on worst-case "
+                   "instances.", role="headline"),
+        NotChecked(r"Algorithm 2's interpolation-error bound and its constant-factor deletion capacity for "
+                   r"out-of-distribution data.",
+                   "the bound's exact form and constants could not be read; the robust method is checked on its "
+                   "certificate, utility and unlearning time instead.", role="supporting"),
     ),
 )
 
-_DATA = {
-    "n": Param(200, full=400, low=20, high=10**5, doc="training points"),
-    "d": Param(5, full=10, low=1, high=1000, doc="dimension of the ridge-regression parameter"),
-    "mu": Param(0.05, full=0.05, low=1e-4, high=10.0, doc="l2 regularisation = strong convexity mu"),
-    "label_noise": Param(0.3, full=0.3, low=0.0, high=10.0, doc="standard deviation of the label noise"),
-}
 _CERT = {
-    "order": Param(10.0, full=10.0, low=1.01, high=1000.0, doc="Rényi order q of the certificate"),
-    "renyi_epsilon": Param(1.0, full=1.0, low=1e-3, high=100.0, doc="Rényi budget epsilon (nats)"),
+    "order": Param(10.0, low=1.01, high=1000.0, doc="Rényi order q of the certificate"),
+    "renyi_epsilon": Param(1.0, low=1e-3, high=100.0, doc="Rényi budget epsilon (nats)"),
 }
 
 
-def _instance(ctx):
-    """The in-distribution ridge instance shared by the claims (same stream in the controls)."""
-    X, y = ridge_data(ctx.generator("data"), ctx["n"], ctx["d"], ctx["label_noise"])
-    x_max, y_max = float(np.max(np.linalg.norm(X, axis=1))), float(np.max(np.abs(y)))
-    return X, y, x_max, y_max
+# --------------------------------------------------------------------------- Algorithm 1, certificate
+def algorithm1_divergence(params: dict, n: int, dim: int, order: float, renyi_epsilon: float,
+                          noise_factor: float, forget_label: float | None) -> tuple[float, float]:
+    """(D_q(unlearned || retrained), eps) of Algorithm 1 on the aligned neighbouring datasets ``params``.
 
-
-# --------------------------------------------------------------------------- C1 certificate
-def _certificate(ctx, ood_label: float | None) -> Bound:
-    X, y, x_max, y_max = _instance(ctx)
-    n, mu, q, eps = ctx["n"], ctx["mu"], ctx["order"], ctx["renyi_epsilon"]
-    # G bounds every per-sample gradient at the trained model over the in-distribution domain (the
-    # clean data's radii); the control keeps this in-distribution G.
-    G = ridge_gradient_bound(ridge_erm(X, y, mu), x_max, y_max)
-    if ood_label is not None:
-        y = y.copy()
-        y[0] = ood_label                     # point 0 becomes an out-of-distribution label
-    theta = ridge_erm(X, y, mu)
-    rng = ctx.generator("forget sets")
-    measured, labels, xs = [], [], []
-    for f in ctx["forget_sizes"]:
-        for T in ctx["steps"]:
-            for rep in range(ctx["n_sets"]):
-                forget = rng.choice(np.arange(1, n), size=f, replace=False)
-                if ood_label is not None:
-                    forget[0] = 0
-                keep = np.setdiff1d(np.arange(n), forget)
-                target = ridge_erm(X[keep], y[keep], mu)
-                beta = ridge_smoothness(X[keep], mu)
-                unlearned = warm_start_unlearning(X, y, mu, theta, forget, T, beta, loss="ridge")
-                sigma = unlearning_noise(n, f, G, mu, beta, T, q, eps)
-                measured.append(renyi_divergence_gaussians(unlearned, target, sigma, order=q))
-                labels.append(f"f={f}, T={T}, set {rep}")
-                xs.append(T)
-    return Bound(measured, eps, relation="<=", rtol=1e-9,
-                 why="the divergence is q||a-b||^2/(2 sigma^2) of float64 minimisers solved to ~1e-15; "
-                     "relative rounding far below 1e-9",
-                 quantity="exact Rényi divergence D_q(unlearned || retrained)", instances=labels,
-                 x=xs, xlabel="warm-started gradient steps T")
-
-
-@claim(PAPER, role="headline", source="Abstract and Sec. 3-4 summary (ERM with output perturbation, in-distribution); "
-       "mechanism and constants reconstructed", evidence="bound", reconstructed_from="the abstract",
-       params={**_DATA, **_CERT,
-               "n_sets": Param(3, full=12, low=1, high=1000, doc="random forget sets per (f, T)"),
-               "forget_sizes": Param((1, 4, 16), doc="forget-set sizes f"),
-               "steps": Param((0, 2, 5), doc="warm-started gradient steps T before the noise")},
-       statement=r"For ridge regression ($\mu$-strongly convex, $\beta$-smooth risk $F_D$) with every "
-       r"per-sample gradient at $\hat\theta_D$ of norm $\le G$ (in-distribution data), unlearning a forget set "
-       r"$F$ of size $f$ by $T$ gradient steps of size $1/\beta$ on $F_{D\setminus F}$ from $\hat\theta_D$ "
-       r"followed by $\mathcal N(0,\sigma^2 I)$ with $\sigma = (1-\mu/\beta)^T\,\frac{2fG}{\mu n}\sqrt{q/(2\varepsilon)}$ "
-       r"is $(q,\varepsilon)$-Rényi unlearning: $D_q\big(U(D,F)\,\|\,\hat\theta_{D\setminus F}+\mathcal N(0,\sigma^2I)\big)\le\varepsilon$.",
-       method="Exact: both output distributions are Gaussians with the same covariance, so "
-       "$D_q = q\\|\\theta_T - \\theta_{\\mathrm{retrain}}\\|^2/(2\\sigma^2)$ in closed form; minimisers by a "
-       "linear solve; "
-       "random forget sets of sizes 1, 4, 16 and T in {0, 2, 5}.")
-def in_distribution_unlearning_certified(ctx):
-    """Output-perturbed ERM with warm-started GD unlearning meets its Rényi certificate.
-
-    The sensitivity bound ||theta_D - theta_{D minus F}|| <= 2 f G / (mu n) (standard, cf.
-    Chaudhuri, Monteleoni & Sarwate 2011) contracted by (1 - mu/beta)^T calibrates the noise.
+    The mechanism uses the domain constants only (|y| <= 1): the a-priori number T of
+    warm-started gradient steps for the radius Delta, then noise Delta sqrt(q/(2 eps)) (times
+    ``noise_factor``).  The search names the utility budget through T and the ratio
+    ``radius_ratio`` = Delta / ((1 - mu/beta)^T 2 f G/(mu n)) in [1, 1/(1 - mu/beta)): every
+    alpha > 0 is one such pair (alpha = beta Delta^2 (1 + d q/(2 eps)) / 2), and the ratio near 1
+    is where the a-priori step count is tight.  ``forget_label`` replaces the forget points' labels
+    (an out-of-distribution forget set the domain constants do not cover).
     """
-    return _certificate(ctx, ood_label=None)
+    mu, f, steps = float(params["mu"]), int(params["n_forget"]), int(params["steps"])
+    X, y, forget = aligned_ridge_instance(n, dim, f, float(params["axis_fraction"]))
+    if forget_label is not None:
+        y[forget] = forget_label
+    domain = ridge_domain_constants(1.0, 1.0, mu)
+    beta = domain["smoothness"]
+    contraction = 1 - mu / beta
+    start = 2 * f * domain["gradient"] / (mu * n)
+    radius = start * contraction**steps * min(float(params["radius_ratio"]), 0.999999 / contraction)
+    alpha = beta * radius**2 * (1 + dim * order / (2 * renyi_epsilon)) / 2
+    radius = utility_radius(alpha, beta, dim, order, renyi_epsilon)          # the mechanism's own Delta
+    steps = apriori_unlearning_steps(n, f, domain["gradient"], mu, beta, radius)
+    keep = np.setdiff1d(np.arange(n), forget)
+    unlearned = warm_start_unlearning(X, y, mu, ridge_erm(X, y, mu), forget, steps, beta, loss="ridge")
+    sigma = noise_factor * noise_for_radius(radius, order, renyi_epsilon)
+    return renyi_divergence_gaussians(unlearned, ridge_erm(X[keep], y[keep], mu), sigma, order=order), renyi_epsilon
 
 
-@in_distribution_unlearning_certified.control(
-    "an out-of-distribution forget point (label 100x the data's range) with the in-distribution G")
-def ood_point_in_distribution_bound(ctx):
-    return _certificate(ctx, ood_label=100.0 * float(np.max(np.abs(_instance(ctx)[1]))))
+_SEARCH = {
+    "n": Param(200, low=20, high=10**5, doc="training points of the aligned instance"),
+    "d": Param(3, low=2, high=1000, doc="dimension (the instance uses two coordinates)"),
+    "evaluations": Param(60, full=300, low=10, high=10**5, doc="instances evaluated by the adversarial search"),
+    "noise_factor": Param(1.0, low=1e-6, high=100.0, doc="released noise as a multiple of the calibrated sigma"),
+}
+_SPACE = {"mu": (0.05, 100.0, "log"), "axis_fraction": (0.05, 0.98), "n_forget": (1, 8, "int"),
+          "steps": (0, 4, "int"), "radius_ratio": (1.0, 30.0, "log")}
 
 
-# --------------------------------------------------------------------------- C1 audit
-def _audit(ctx, noise_factor: float, ood_label: float | None) -> Proportion:
-    X, y, x_max, y_max = _instance(ctx)
-    n, mu, q, eps = ctx["n"], ctx["mu"], ctx["order"], ctx["renyi_epsilon"]
-    theta0 = ridge_erm(X, y, mu)
-    # Canary: the point with the largest gradient at the trained model (the auditor's choice).
-    grads = np.abs(X @ theta0 - y) * np.linalg.norm(X, axis=1)
-    target_idx = int(np.argmax(grads))
-    G = ridge_gradient_bound(theta0, x_max, y_max)     # in-distribution G, kept by the OOD control
-    if ood_label is not None:
-        y = y.copy()
-        y[target_idx] = ood_label
-    theta = ridge_erm(X, y, mu)
-    keep = np.setdiff1d(np.arange(n), [target_idx])
-    retrained = ridge_erm(X[keep], y[keep], mu)
-    beta = ridge_smoothness(X[keep], mu)
-    T = ctx["audit_steps"]
-    unlearned = warm_start_unlearning(X, y, mu, theta, [target_idx], T, beta, loss="ridge")
-    sigma = noise_factor * unlearning_noise(n, 1, G, mu, beta, T, q, eps)
-    m, d = ctx["n_samples"], ctx["d"]
+_GRID = [{"mu": mu, "axis_fraction": p, "n_forget": f, "steps": t, "radius_ratio": r}
+         for mu in (0.1, 1.0, 10.0, 100.0) for p in (0.1, 0.5, 0.9, 0.98) for f in (1, 8) for t in (0, 1, 3)
+         for r in (1.0, 1.5)]
+
+
+def _certificate(ctx, forget_label: float | None) -> Bound:
+    func = functools.partial(algorithm1_divergence, n=ctx["n"], dim=ctx["d"], order=ctx["order"],
+                             renyi_epsilon=ctx["renyi_epsilon"], noise_factor=ctx["noise_factor"],
+                             forget_label=forget_label)
+    grid = [func(params) for params in _GRID]
+    found = ctx.worst_case(func, _SPACE, evaluations=ctx["evaluations"], label="aligned neighbours")
+    labels = [", ".join(f"{k}={v:g}" for k, v in params.items()) for params in _GRID] + found.instances
+    return Bound(np.concatenate([[m for m, _ in grid], found.measured]),
+                 np.concatenate([[b for _, b in grid], found.bound]), relation="<=", rtol=1e-9,
+                 why="the divergence is q||a-b||^2/(2 sigma^2) of minimisers from a linear solve (relative error "
+                     "~1e-15): rounding far below 1e-9",
+                 quantity="exact Rényi divergence D_q(unlearned || retrained)", instances=labels,
+                 found_by=f"a grid of {len(_GRID)} aligned instances (mu, share on e_1, f, T, Delta ratio) and then "
+                          f"{found.method.split('; tightest instance')[0]}")
+
+
+@claim(PAPER, source="Algorithm 1 (unlearning via noisy minimizer approximation), in-distribution certificate",
+       evidence="bound", role="headline",
+       reconstructed_from=_READ + "; the sensitivity bound, step count and noise are our reconstruction",
+       params={**_SEARCH, **_CERT},
+       statement=r"For ridge regression on the domain $\|x\|\le1$, $|y|\le1$ ($\mu$-strongly convex, "
+       r"$\beta=1+\mu$ smooth, per-sample gradients at any minimiser $\le G=1+1/\mu$), unlearning $f$ points by "
+       r"$T=\lceil\log\frac{2fG}{\mu n\Delta}/\log\frac{1}{1-\mu/\beta}\rceil^+$ gradient steps of size $1/\beta$ "
+       r"from $\hat\theta_S$, then $\mathcal N(0,\sigma^2I)$ with $\sigma=\Delta\sqrt{q/(2\varepsilon)}$, is "
+       r"$(q,\varepsilon)$-Rényi unlearning (the Rényi divergence of order $q$ between the released model and "
+       r"$\hat\theta_{S\setminus S_f}+\mathcal N(0,\sigma^2I)$ is at most $\varepsilon$), for every utility budget "
+       r"$\alpha$ (which fixes $\Delta$).",
+       method="Exact Gaussian divergence on the neighbouring datasets where the sensitivity bound binds (retain "
+       "gradients all pointing one way along e_1, the forget points' the other way; points on e_2 raise the "
+       "smoothness): a grid of 192 such instances, then differential evolution over mu, the share of points on e_1, f "
+       "and the budget alpha (through the step count T it implies and Delta's ratio to the contracted bound) "
+       "maximising D_q/eps.  The bound binds at T = 0 (tightness 0.94); after warm steps the contraction bound "
+       "(1 - mu/beta)^T is looser on these instances.")
+def in_distribution_unlearning_certified(ctx):
+    """Algorithm 1 meets its Rényi certificate on the worst neighbouring datasets a search finds.
+
+    The certificate rests on ||theta_S - theta_{S minus S_f}|| <= 2 f G / (mu n) (cf. Chaudhuri,
+    Monteleoni & Sarwate 2011 for f = 1) contracted by (1 - mu/beta) per gradient step; the
+    aligned instances make both nearly tight.
+    """
+    return _certificate(ctx, forget_label=None)
+
+
+@in_distribution_unlearning_certified.control("out-of-distribution forget points (label -100, outside |y| <= 1) with "
+                                              "the in-distribution constants")
+def ood_forget_points(ctx):
+    return _certificate(ctx, forget_label=-100.0)
+
+
+in_distribution_unlearning_certified.control("noise 0.8 times the calibrated sigma (a constant 20% too small)",
+                                             params={"noise_factor": 0.8}, near_miss=True)
+
+
+# --------------------------------------------------------------------------- Algorithm 1, utility
+def algorithm1_excess_risk(params: dict, X, y, order_of_forgetting, order: float, renyi_epsilon: float,
+                           noise_factor: float, calibration_dim: int) -> tuple[float, float]:
+    """(expected excess retain risk of Algorithm 1's output, alpha) on the isotropic instance (X, y).
+
+    The forget set is the first f indices of ``order_of_forgetting``; ``calibration_dim`` is the
+    dimension the noise budget is computed with (the true dimension, or a wrong one in a control).
+    """
+    mu, f, alpha = float(params["mu"]), int(params["n_forget"]), float(params["alpha"])
+    n, dim = X.shape
+    forget = np.asarray(order_of_forgetting[:f])
+    keep = np.setdiff1d(np.arange(n), forget)
+    domain = ridge_domain_constants(1.0, 1.0, mu)
+    beta = domain["smoothness"]
+    radius = utility_radius(alpha, beta, calibration_dim, order, renyi_epsilon)
+    steps = apriori_unlearning_steps(n, f, domain["gradient"], mu, beta, radius)
+    unlearned = warm_start_unlearning(X, y, mu, ridge_erm(X, y, mu), forget, steps, beta, loss="ridge")
+    sigma = noise_factor * noise_for_radius(radius, order, renyi_epsilon)
+    return ridge_noisy_excess_risk(X[keep], y[keep], mu, unlearned, sigma), alpha
+
+
+def _utility(ctx) -> Bound:
+    n, dim = ctx["n"], ctx["d"]
+    rng = ctx.generator("isotropic data")
+    X, y = coordinate_ridge_instance(rng, n, dim)
+    func = functools.partial(algorithm1_excess_risk, X=X, y=y, order_of_forgetting=rng.permutation(n),
+                             order=ctx["order"], renyi_epsilon=ctx["renyi_epsilon"], noise_factor=ctx["noise_factor"],
+                             calibration_dim=ctx["calibration_dim"] or dim)
+    found = ctx.worst_case(func, {"mu": (0.05, 100.0, "log"), "n_forget": (1, 24, "int"), "alpha": (1e-6, 1.0, "log")},
+                           evaluations=ctx["evaluations"], label="isotropic utility")
+    return Bound(found.measured, found.bound, relation="<=", rtol=1e-9,
+                 why="the expected excess risk e^T H e/2 + sigma^2 tr(H)/2 is exact for a quadratic risk; float64 "
+                     "rounding of the solves is far below 1e-9 relative",
+                 quantity="expected excess empirical risk on the retain set", instances=found.instances, x=found.x,
+                 xlabel="instance evaluated by the search", found_by=found.method)
+
+
+@claim(PAPER, source="Algorithm 1, utility of in-distribution unlearning (excess empirical risk on the retain set)",
+       evidence="bound", role="headline",
+       reconstructed_from=_READ + "; the utility radius Delta is our reconstruction of eq. (12)",
+       params={**_SEARCH, **_CERT,
+               "n": Param(240, low=20, high=10**5, doc="training points (a multiple of d: isotropic design)"),
+               "d": Param(8, low=1, high=1000, doc="dimension"),
+               "calibration_dim": Param(0, low=0, high=1000, doc="dimension used for the noise budget (0: the true d)")},
+       statement=r"The unlearned model of Algorithm 1 is $\alpha$-accurate: "
+       r"$\mathbb E\,F_{S\setminus S_f}(U(S,S_f)) - \min F_{S\setminus S_f} \le \alpha$ with "
+       r"$\Delta^2 = 2\alpha/(\beta(1+dq/(2\varepsilon)))$, for every $\alpha$, $\mu$ and forget-set size $f$.",
+       method="Isotropic data x = +-e_{i mod d} (X^T X/n = I/d, so the noise costs sigma^2 tr(H)/2, close to its "
+       "bound beta d sigma^2/2 for large mu); exact expected excess risk; differential evolution over mu, f and "
+       "alpha maximises the excess risk over alpha.")
+def in_distribution_unlearning_accurate(ctx):
+    """Algorithm 1's unlearned model stays within the utility budget alpha on the retain set."""
+    return _utility(ctx)
+
+
+in_distribution_unlearning_accurate.control("noise calibrated as if d = 1 (the dimension factor of the noise's "
+                                            "cost dropped)", params={"calibration_dim": 1})
+in_distribution_unlearning_accurate.control("noise 1.25 times the calibrated sigma (a constant 25% too large)",
+                                            params={"noise_factor": 1.25}, near_miss=True)
+
+
+# --------------------------------------------------------------------------- membership audit
+def _audit(ctx, noise_factor: float, forget_label: float | None) -> Proportion:
+    n, dim, mu, q, eps = ctx["n"], ctx["d"], ctx["mu"], ctx["order"], ctx["renyi_epsilon"]
+    X, y, forget = aligned_ridge_instance(n, dim, 1, ctx["axis_fraction"])
+    domain = ridge_domain_constants(1.0, 1.0, mu)
+    if forget_label is not None:
+        y[forget] = forget_label
+    keep = np.setdiff1d(np.arange(n), forget)
+    retrained, unlearned = ridge_erm(X[keep], y[keep], mu), ridge_erm(X, y, mu)   # T = 0: output perturbation
+    sigma = noise_factor * noise_for_radius(2 * domain["gradient"] / (mu * n), q, eps)
+    m = ctx["n_samples"]
     rng = ctx.generator("audit samples")
-    # The attack knows both means (strongest threshold test, Neyman-Pearson): score <o - retrained, dir>.
+    # The attack knows both means (the strongest threshold test, Neyman-Pearson): score <o - retrained, dir>.
     direction = (unlearned - retrained) / max(np.linalg.norm(unlearned - retrained), 1e-300)
-    score = lambda mean, k: (mean - retrained + sigma * rng.standard_normal((k, d))) @ direction  # noqa: E731
+    score = lambda mean, k: (mean - retrained + sigma * rng.standard_normal((k, dim))) @ direction  # noqa: E731
     audit = membership_inference_audit(score(retrained, m), score(retrained, m), score(unlearned, m),
                                        ctx["target_fpr"], delta=ctx["delta"])
     eps_dp = renyi_to_dp(q, eps, ctx["delta"])
@@ -188,8 +284,11 @@ def _audit(ctx, noise_factor: float, ood_label: float | None) -> Proportion:
                       event="attack flags the unlearned output as a member")
 
 
-_AUDIT = {**_DATA, **_CERT,
-          "audit_steps": Param(0, full=0, low=0, high=1000, doc="warm-started gradient steps T"),
+_AUDIT = {**_CERT,
+          "n": Param(200, low=20, high=10**5, doc="training points"),
+          "d": Param(3, low=2, high=1000, doc="dimension"),
+          "mu": Param(100.0, low=1e-3, high=1e4, doc="strong convexity (large: the sensitivity bound nearly binds)"),
+          "axis_fraction": Param(0.98, low=0.05, high=0.99, doc="share of points on e_1 (aligned instance)"),
           "n_samples": Param(20_000, full=200_000, low=100, high=10**7, doc="outputs drawn per world"),
           "target_fpr": Param(0.01, low=1e-4, high=0.5, doc="false-positive rate of the attack"),
           "delta": Param(1e-5, low=1e-12, high=0.1, doc="delta of the (eps, delta) conversion"),
@@ -197,129 +296,150 @@ _AUDIT = {**_DATA, **_CERT,
                                 doc="released noise as a multiple of the calibrated sigma (1 = the mechanism)")}
 
 
-@claim(PAPER, role="supporting", source="Definition of (q, epsilon)-Rényi unlearning (abstract: certification analogous to DP); "
-       "Mironov (2017) Prop. 3 for the conversion", evidence="proportion", reconstructed_from="the paper's definitions and abstract, as far as they could be read", params=_AUDIT,
-       sweeps=({"noise_factor": [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]},),
+@claim(PAPER, source="Definition of (q, epsilon)-Rényi unlearning (certification analogous to DP); Mironov (2017) "
+       "Prop. 3 for the conversion", evidence="proportion", role="supporting",
+       reconstructed_from=_READ, params=_AUDIT,
+       sweeps=({"noise_factor": [0.1, 0.2, 0.3, 0.5, 0.7, 1.0]},),
        statement=r"A membership-inference attack that tries to tell the unlearned model from the retrained one "
        r"has, at every false-positive rate $\alpha$, true-positive rate $\le e^{\varepsilon_{DP}}\alpha+\delta$ "
        r"with $\varepsilon_{DP}=\varepsilon+\ln(1/\delta)/(q-1)$.",
-       method="Black-box audit: a likelihood-ratio threshold attack calibrated on retrained outputs at "
-       "FPR 1%, applied to fresh samples of both worlds; the TPR's Clopper-Pearson interval is compared "
-       "with the DP bound at the FPR's Clopper-Pearson upper end.")
+       method="Black-box audit of output perturbation (T = 0) on the aligned instance where the sensitivity bound "
+       "nearly binds (mu = 100): a likelihood-ratio threshold attack calibrated on retrained outputs at FPR 1%, "
+       "applied to fresh samples of both worlds.  The Rényi-to-DP conversion is loose by nature (at the calibrated "
+       "noise the best test reaches TPR ~0.03 against the bound ~0.1), so the audit cannot see a noise cut below "
+       "about 2x: its near miss is not refuted, and its controls cut the noise 3x and 10x.")
 def unlearned_model_passes_membership_audit(ctx):
-    """The unlearned model withstands the strongest threshold membership-inference attack.
-
-    The canary is the point of largest gradient at the trained model, unlearned with T = 0 warm
-    steps (output perturbation alone), the hardest case for the noise.
-    """
+    """The unlearned model withstands the strongest threshold membership-inference attack."""
     return _audit(ctx, ctx["noise_factor"], None)
 
 
-@unlearned_model_passes_membership_audit.control(
-    "noise at 1/1000 of the claim's (the worst-case calibration is conservative by 10-300x on these "
-    "instances, so 1/10 or 1/100 is not always detectable)")
-def noise_below_calibration(ctx):
-    return _audit(ctx, 1e-3 * ctx["noise_factor"], None)
+unlearned_model_passes_membership_audit.control("noise at 1/3 of the calibrated sigma", params={"noise_factor": 1 / 3},
+                                                near_miss=True)
+unlearned_model_passes_membership_audit.control("noise at 1/10 of the calibrated sigma", params={"noise_factor": 0.1})
 
 
 @unlearned_model_passes_membership_audit.control(
-    "the canary turned out-of-distribution (label 1000x the data's range), noise from the in-distribution G")
+    "the canary out of distribution (label -100, outside |y| <= 1), noise from the in-distribution constants")
 def ood_canary(ctx):
-    return _audit(ctx, ctx["noise_factor"], 1000.0 * float(np.max(np.abs(_instance(ctx)[1]))))
+    return _audit(ctx, ctx["noise_factor"], -100.0)
 
 
-# --------------------------------------------------------------------------- C2/C3 time
-def _iterations(ctx, ood_labels, trim: int | None) -> tuple[list[int], list[int]]:
-    """(warm, cold) iteration counts to reach the retrain target within the tolerance, per OOD label.
+# --------------------------------------------------------------------------- OOD: slower than retraining
+_DATA = {
+    "n": Param(200, full=400, low=20, high=10**5, doc="training points"),
+    "d": Param(5, full=10, low=1, high=1000, doc="dimension of the ridge-regression parameter"),
+    "mu": Param(0.05, full=0.05, low=1e-4, high=10.0, doc="l2 regularisation = strong convexity mu"),
+    "label_noise": Param(0.3, full=0.3, low=0.0, high=10.0, doc="standard deviation of the label noise"),
+}
 
-    trim None: plain GD on the ridge risk (ERM); otherwise trimmed-mean GD with that trim.
-    """
-    X, y, _, _ = _instance(ctx)
+
+def _instance(ctx):
+    """The Gaussian-design ridge instance of the out-of-distribution claims."""
+    X, y = ridge_data(ctx.generator("data"), ctx["n"], ctx["d"], ctx["label_noise"])
+    return X, y, float(np.max(np.abs(y)))
+
+
+def _warm_and_cold(ctx, scales) -> tuple[list[int], list[int]]:
+    """Gradient steps (size 1/beta) to come within the tolerance of the retain minimiser, from the
+    trained model (warm) and from 0 (retraining), when point 0's label is ``scale`` times the label range."""
+    X, y, y_range = _instance(ctx)
     mu, n = ctx["mu"], ctx["n"]
     keep = np.arange(1, n)
     warm, cold = [], []
-    for label in ood_labels:
+    for scale in scales:
         yc = y.copy()
-        yc[0] = label
+        yc[0] = scale * y_range
         Xr, yr = X[keep], yc[keep]
         step = 1 / ridge_smoothness(Xr, mu)
-        if trim is None:
-            start, target = ridge_erm(X, yc, mu), ridge_erm(Xr, yr, mu)
-            update = lambda t, Xr=Xr, yr=yr, step=step: t - step * ridge_gradient(Xr, yr, mu, t)  # noqa: E731
-        else:
-            runs = ctx["robust_train_steps"]
-            start = robust_gradient_descent(X, yc, mu, trim, np.zeros(X.shape[1]), step, runs)
-            target = robust_gradient_descent(Xr, yr, mu, trim, np.zeros(X.shape[1]), step, runs)
-            update = lambda t, Xr=Xr, yr=yr, step=step: robust_gradient_descent(Xr, yr, mu, trim, t, step, 1)  # noqa: E731
+        start, target = ridge_erm(X, yc, mu), ridge_erm(Xr, yr, mu)
+        update = lambda t, Xr=Xr, yr=yr, step=step: t - step * ridge_gradient(Xr, yr, mu, t)  # noqa: E731
         tol = ctx["relative_tolerance"] * np.linalg.norm(target)
         warm.append(iterations_to_reach(update, start, target, tol))
         cold.append(iterations_to_reach(update, np.zeros(X.shape[1]), target, tol))
     return warm, cold
 
 
-_TIME = {**_DATA,
-         "relative_tolerance": Param(1e-3, low=1e-10, high=0.5, doc="accuracy r / ||target|| to reach"),
-         "robust_train_steps": Param(400, full=800, low=50, high=10**5, doc="steps of trimmed-mean GD training"),
-         "ood_scales": Param((1000.0, 10000.0, 100000.0),
-                             doc="forget-point labels, in multiples of the data's label range")}
-
-
-def _ood_labels(ctx, scales) -> list[float]:
-    y_range = float(np.max(np.abs(_instance(ctx)[1])))
-    return [s * y_range for s in scales]
-
-
-@claim(PAPER, role="headline", source="Abstract: out-of-distribution unlearning time can exceed retraining, even for a single sample",
-       evidence="bound", reconstructed_from="the abstract", params=_TIME,
+@claim(PAPER, source="Abstract and Sec. on out-of-distribution forget data: unlearning time can exceed retraining, "
+       "even for a single sample", evidence="bound", role="headline",
+       reconstructed_from="arXiv 2412.09119 abstract; the OOD forget data as label offsets follows the paper's "
+       "Figure 1 (acmrep2026.k117.org extraction)",
+       near_miss=NearMiss.none("an existence statement: it claims no constant, only that some out-of-distribution "
+                               "point makes warm-started unlearning slower than retraining"),
+       params={**_DATA, "relative_tolerance": Param(1e-3, low=1e-10, high=0.5, doc="accuracy r / ||target|| to reach"),
+               "ood_scales": Param((1000.0, 10000.0, 100000.0),
+                                   doc="forget-point labels, in multiples of the data's label range")},
        statement=r"There are ridge instances with one out-of-distribution forget point $z_o$ where gradient descent "
        r"warm-started at $\hat\theta_D$ needs more iterations to come within $r$ of $\hat\theta_{D\setminus\{o\}}$ "
        r"than gradient descent started from $\theta_0 = 0$ (retraining).",
-       method="Exact iteration counts (step 1/beta) on ridge regression with the forget point's label set to "
-       "10^3, 10^4 and 10^5 times the data's label range (far enough that the warm start is farther from the "
-       "target than the origin); the bound is T_cold + 1.")
+       method="Exact iteration counts (step 1/beta) on ridge regression with the forget point's label shifted to "
+       "10^3, 10^4 and 10^5 times the data's label range; the bound is T_cold + 1.")
 def ood_unlearning_slower_than_retraining(ctx):
     """Warm-started unlearning of one label outlier takes more steps than retraining from scratch."""
-    warm, cold = _iterations(ctx, _ood_labels(ctx, ctx["ood_scales"]), trim=None)
-    return Bound(warm, np.asarray(cold) + 1, relation=">=",
-                 why="iteration counts are integers: no slack",
+    warm, cold = _warm_and_cold(ctx, ctx["ood_scales"])
+    return Bound(warm, np.asarray(cold) + 1, relation=">=", why="iteration counts are integers: no slack",
                  quantity="iterations of warm-started GD", instances=[f"label x{s:g}" for s in ctx["ood_scales"]])
 
 
-@ood_unlearning_slower_than_retraining.control("an in-distribution forget point (label within the data's range)")
-def in_distribution_point(ctx):
-    warm, cold = _iterations(ctx, _ood_labels(ctx, (0.5, -0.5, 0.1)), trim=None)
-    return Bound(warm, np.asarray(cold) + 1, relation=">=", why="iteration counts are integers: no slack",
-                 quantity="iterations of warm-started GD", instances=["label x0.5", "label x-0.5", "label x0.1"])
+ood_unlearning_slower_than_retraining.control("an in-distribution forget point (label 0.5 or 0.1 times the range)",
+                                              params={"ood_scales": (0.5, -0.5, 0.1)})
+ood_unlearning_slower_than_retraining.control("a mildly out-of-distribution point (label 5 times the range: it moves "
+                                              "the model by less than a tenth of the model's norm)",
+                                              params={"ood_scales": (5.0, -5.0)}, near_miss=True)
 
 
-@claim(PAPER, role="headline", source="Abstract: a robust and noisy gradient descent variant provably amortises unlearning time",
-       evidence="bound", reconstructed_from="the abstract",
-       params={**_TIME, "ood_scales": Param((1.0, 10.0, 100.0, 1000.0, 10000.0),
-                                            doc="forget-point labels, in multiples of the data's label range")},
-       statement=r"With per-sample gradients aggregated by the coordinate-wise trimmed mean (trim $\ge f = 1$), "
-       r"unlearning the out-of-distribution point by warm-started descent needs no more iterations than "
-       r"retraining, whatever the outlier's magnitude.",
-       method="Exact iteration counts of (noiseless) trimmed-mean GD with trim 1, warm start = the robust "
-       "model trained on D, target = the robust model trained on D minus the point, over outlier labels from "
-       "1 to 10^4 times the label range.")
-def robust_gd_amortises_ood_unlearning(ctx):
-    """Trimmed-mean gradient descent keeps the trained model insensitive to the outlier, so unlearning is cheap.
+# --------------------------------------------------------------------------- Algorithm 2
+def _robust(ctx, trim: int) -> AllOf:
+    X, y, y_range = _instance(ctx)
+    f, scales = ctx["n_outliers"], ctx["ood_scales"]
+    div, risk, t_u, t_r = [], [], [], []
+    for scale in scales:
+        yc = y.copy()
+        yc[:f] = scale * y_range * np.where(np.arange(f) % 2 == 0, 1.0, 0.9)
+        out = robust_noisy_unlearning(X, yc, np.arange(f), ctx["mu"], trim, ctx["alpha"], ctx["order"],
+                                      ctx["renyi_epsilon"], ctx["train_steps"])
+        div.append(out["divergence"])
+        risk.append(out["excess_risk"])
+        t_u.append(out["unlearning_steps"])
+        t_r.append(out["retraining_steps"])
+    labels = [f"outliers x{s:g}" for s in scales]
+    return AllOf([
+        Bound(div, ctx["renyi_epsilon"], relation="<=", rtol=1e-9, quantity="exact Rényi divergence D_q",
+              why="closed-form Gaussian divergence of float64 minimisers: rounding far below 1e-9", instances=labels),
+        Bound(risk, ctx["alpha"], relation="<=", rtol=1e-9, quantity="expected excess retain risk",
+              why="exact for a quadratic risk: rounding far below 1e-9", instances=labels),
+        Bound(t_u, t_r, relation="<=", quantity="unlearning steps (vs retraining steps)",
+              why="iteration counts are integers: no slack", instances=labels),
+    ], labels=["certificate", "utility", "unlearning time <= retraining time"])
 
-    The Gaussian noise of the noisy variant is left out: it does not change the deterministic
-    distance from warm start to target that the iteration count measures.
-    """
-    warm, cold = _iterations(ctx, _ood_labels(ctx, ctx["ood_scales"]), trim=1)
-    return Bound(warm, cold, relation="<=", why="iteration counts are integers: no slack",
-                 quantity="iterations of warm-started robust GD",
-                 instances=[f"label x{s:g}" for s in ctx["ood_scales"]])
+
+@claim(PAPER, source="Algorithm 2 (unlearning via robust training and noisy minimizer approximation): amortised "
+       "unlearning time for out-of-distribution forget data without compromising utility", evidence="all",
+       role="headline",
+       reconstructed_from=_READ + "; robust training as gradient descent with coordinate-wise trimmed means "
+       "(sciencestack summary); stopping rule and constants ours",
+       params={**_DATA, **_CERT,
+               "alpha": Param(1e-4, low=1e-8, high=1.0, doc="utility budget alpha"),
+               "n_outliers": Param(2, low=1, high=20, doc="out-of-distribution forget points f"),
+               "trim": Param(2, low=0, high=20, doc="entries trimmed at each end per coordinate (>= f)"),
+               "train_steps": Param(400, full=800, low=50, high=10**5, doc="steps of trimmed-mean training"),
+               "ood_scales": Param((1.0, 10.0, 100.0, 1000.0, 10000.0),
+                                   doc="outlier labels, in multiples of the data's label range")},
+       statement=r"Train by gradient descent with coordinate-wise trimmed-mean aggregation (trim $\ge f$); to unlearn "
+       r"$f$ out-of-distribution points, descend on the retain risk from the trained model until "
+       r"$\|\nabla F_{S\setminus S_f}\|\le\mu\Delta$ and add $\mathcal N(0,\sigma^2 I)$.  Whatever the outliers' "
+       r"magnitude, the result is $(q,\varepsilon)$-Rényi unlearning, $\alpha$-accurate on the retain set, and "
+       r"takes no more gradient steps than retraining from $0$.",
+       method="Gaussian-design ridge regression (n = 200, d = 5, mu = 0.05) with two forget points whose labels are "
+       "1 to 10^4 times the label range; exact divergence and expected excess risk, exact step counts.  The "
+       "certificate holds with room (the stopping rule leaves the model well inside Delta); the utility binds.")
+def robust_noisy_gd_unlearning(ctx):
+    """Robust training makes out-of-distribution unlearning certified, accurate and no slower than retraining."""
+    return _robust(ctx, ctx["trim"])
 
 
-@robust_gd_amortises_ood_unlearning.control("no trimming (trim 0: plain gradient descent, i.e. ERM)")
-def no_trimming(ctx):
-    warm, cold = _iterations(ctx, _ood_labels(ctx, ctx["ood_scales"]), trim=0)
-    return Bound(warm, cold, relation="<=", why="iteration counts are integers: no slack",
-                 quantity="iterations of warm-started robust GD",
-                 instances=[f"label x{s:g}" for s in ctx["ood_scales"]])
+robust_noisy_gd_unlearning.control("no trimming (trim 0: plain ERM training)", params={"trim": 0})
+robust_noisy_gd_unlearning.control("trim one less than the number of outliers (trim 1 for f = 2)",
+                                   params={"trim": 1}, near_miss=True)
 
 
 # --------------------------------------------------------------------------- deletion capacity
@@ -366,9 +486,12 @@ def _capacities(ctx, vanishing_mu: bool) -> Rate:
                 size_name="training points n", cost_name="deletion capacity f*")
 
 
-@claim(PAPER, role="supporting", source="Summary (sciencestack): noisy ERM with output perturbation has a deletion capacity that grows "
+@claim(PAPER, source="Summary (sciencestack): noisy ERM with output perturbation has a deletion capacity that grows "
        "linearly in n for in-distribution forget data; rate and mechanism reconstructed", evidence="rate",
-       reconstructed_from="a public summary of the paper", params=_CAPACITY,
+       role="background",
+       reconstructed_from="sciencestack summary (dimension-free deletion capacity); the rate follows from our own noise "
+       "formula sigma proportional to f G/(mu n), so this is a consistency check of our reconstruction",
+       params=_CAPACITY,
        statement=r"For $\mu$-strongly convex ERM with per-sample gradients bounded by $G$, the $(q,\varepsilon)$-Rényi "
        r"certified unlearning of $f$ points (output perturbation with $\sigma\propto fG/(\mu n)$) keeps the excess "
        r"population risk below a fixed $\alpha$ for every $f\le f^*(n)$ with $f^*(n)=\Theta(n)$: the deletion capacity "
@@ -385,78 +508,3 @@ def deletion_capacity_linear_in_n(ctx):
                                        "unregularised sum objective): the minimiser's sensitivity no longer shrinks with n")
 def vanishing_strong_convexity(ctx):
     return _capacities(ctx, vanishing_mu=True)
-
-
-# --------------------------------------------------------------------------- noisy robust GD
-def _noisy_iterations(ctx, trim: int) -> tuple[list[int], list[int]]:
-    """(warm, cold) iteration counts of NOISY trimmed-mean GD to reach the target ball, per outlier label.
-
-    Training on D (with the outlier) and the unlearning run on D minus the outlier both use Gaussian
-    gradient noise; the warm and the cold run share one noise stream (common random numbers), so the
-    comparison isolates the starting point.
-    """
-    X, y, _, _ = _instance(ctx)
-    mu, n, nu = ctx["mu"], ctx["n"], ctx["gradient_noise"]
-    keep = np.arange(1, n)
-    warm, cold = [], []
-    for i, label in enumerate(_ood_labels(ctx, ctx["ood_scales"])):
-        yc = y.copy()
-        yc[0] = label
-        Xr, yr = X[keep], yc[keep]
-        step = 1 / ridge_smoothness(Xr, mu)
-        runs = ctx["robust_train_steps"]
-        start = robust_gradient_descent(X, yc, mu, trim, np.zeros(X.shape[1]), step, runs,
-                                        rng=ctx.generator("noisy training", i), noise=nu)
-        target = robust_gradient_descent(Xr, yr, mu, trim, np.zeros(X.shape[1]), step, runs)
-        tol = ctx["relative_tolerance"] * np.linalg.norm(target)
-        # stationary spread of noisy GD around its fixed point: about nu sqrt(d step / (2 mu)); the target
-        # ball must be wider, else both runs only hit it by chance (hypothesis of the claim)
-        floor = nu * np.sqrt(X.shape[1] * step / (2 * mu))
-        if floor > tol / 2:
-            raise ValueError(f"gradient noise {nu} gives a noise floor {floor:.3g} above half the target radius "
-                             f"{tol:.3g}: lower gradient_noise or raise relative_tolerance")
-        counts = []
-        for theta0 in (start, np.zeros(X.shape[1])):
-            rng = ctx.generator("noisy unlearning", i)        # the same stream for warm and cold
-            update = lambda t, Xr=Xr, yr=yr, step=step, rng=rng: robust_gradient_descent(  # noqa: E731
-                Xr, yr, mu, trim, t, step, 1, rng=rng, noise=nu)
-            counts.append(iterations_to_reach(update, theta0, target, tol, max_iter=20_000))
-        warm.append(counts[0])
-        cold.append(counts[1])
-    return warm, cold
-
-
-_NOISY = {**_DATA,
-          "relative_tolerance": Param(0.02, low=1e-4, high=0.5,
-                                      doc="accuracy r / ||target|| to reach (above the noise floor)"),
-          "gradient_noise": Param(0.0005, full=0.0002, low=0.0, high=1.0,
-                                  doc="standard deviation of the Gaussian gradient noise (its floor "
-                                      "nu sqrt(d step/(2 mu)) must stay below half the target radius)"),
-          "robust_train_steps": Param(400, full=800, low=50, high=10**5, doc="steps of trimmed-mean GD training"),
-          "ood_scales": Param((1.0, 10.0, 100.0, 1000.0, 10000.0),
-                              doc="forget-point labels, in multiples of the data's label range")}
-
-
-@claim(PAPER, role="headline", source="Abstract: a robust and noisy gradient descent variant provably amortises unlearning time "
-       "(the noisy variant; noise scale and tolerance ours)", evidence="bound", reconstructed_from="the abstract", params=_NOISY,
-       statement=r"Gradient descent with coordinate-wise trimmed-mean aggregation (trim $\ge f=1$) and Gaussian gradient "
-       r"noise, warm-started at its own noisy training output, reaches the ball of radius $r$ around the robust "
-       r"retrained model in no more iterations than the same noisy method started from $\theta_0=0$, whatever the "
-       r"magnitude of the out-of-distribution forget point.",
-       method="Exact iteration counts of noisy trimmed-mean GD (trim 1, noise 5e-4 per coordinate and step (full: 2e-4), "
-       "r = 2% of the target's norm, at least twice the noise floor), warm and cold runs on one shared noise stream, "
-       "outlier labels 1 to 10^4 times the label range.")
-def noisy_robust_gd_amortises_ood_unlearning(ctx):
-    """The noisy trimmed-mean method also unlearns an outlier no slower than retraining."""
-    warm, cold = _noisy_iterations(ctx, trim=1)
-    return Bound(warm, cold, relation="<=", why="iteration counts are integers: no slack",
-                 quantity="iterations of warm-started noisy robust GD",
-                 instances=[f"label x{s:g}" for s in ctx["ood_scales"]])
-
-
-@noisy_robust_gd_amortises_ood_unlearning.control("no trimming (trim 0: noisy plain gradient descent)")
-def noisy_no_trimming(ctx):
-    warm, cold = _noisy_iterations(ctx, trim=0)
-    return Bound(warm, cold, relation="<=", why="iteration counts are integers: no slack",
-                 quantity="iterations of warm-started noisy robust GD",
-                 instances=[f"label x{s:g}" for s in ctx["ood_scales"]])

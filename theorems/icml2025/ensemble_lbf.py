@@ -17,6 +17,7 @@ the paper's motivating observation) are our reconstruction; for correlated oracl
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -30,7 +31,10 @@ from simulations.sketches import (
     optimise_ensemble,
     optimise_single_lbf,
 )
-from workbench import Bound, Comparison, Paper, Param, Proportion, claim
+from workbench import Bound, Comparison, NearMiss, NotChecked, Paper, Param, Proportion, claim
+
+_READ = ("PMLR 267:37762-37779 abstract and OpenReview ikZH6D9IGt lay summary; chatpaper.com summary (Figure 1: "
+         "diminishing returns of the oracle's accuracy in its size)")
 
 PAPER = Paper(
     slug="ensemble_lbf",
@@ -41,9 +45,16 @@ PAPER = Paper(
     identifier="PMLR 267:37762-37779; OpenReview ikZH6D9IGt",
     url="https://proceedings.mlr.press/v267/lin25c.html",
     not_checked=(
-        (r"The performance improvement of ensemble learned Bloom filters under three practical data analysis "
-         r"tasks.",
-         "empirical results on the paper's datasets and trained oracles, which are not available here.", "headline"),
+        NotChecked(r"The performance improvement of ensemble learned Bloom filters under three practical data "
+                   r"analysis tasks.",
+                   "empirical results on the paper's datasets and trained oracles, which are not available here.",
+                   role="supporting"),
+        NotChecked(r"The paper's design and optimisation algorithms for ensembles of mutually independent and of "
+                   r"correlated oracles (how oracles and backup filters are composed and sized).",
+                   "the algorithms and their formulas could not be read (abstract and summaries only); the checks use "
+                   "our reconstruction (every stage passes a query, each stage's backup filter holds its oracle's "
+                   "false negatives, sizes optimised numerically in a Gaussian-score oracle model).",
+                   role="headline"),
     ),
 )
 
@@ -72,8 +83,10 @@ def _bloom(ctx, shared_hash: bool) -> Proportion:
                       event="a non-key is reported as a member")
 
 
-@claim(PAPER, role="background", source="Background (Broder & Mitzenmacher 2004): the Bloom filter the backup filters are built from",
-       evidence="proportion",
+@claim(PAPER, source="Background (Broder & Mitzenmacher 2004): the Bloom filter the backup filters are built from",
+       evidence="proportion", role="background",
+       near_miss=NearMiss(scale=1.1, why="a false-positive formula 10% off: the simulation must resolve the "
+                          "closed form to better than that"),
        params={**_SIZES, "bits_per_key": Param(8.0, low=1.0, high=64.0, doc="filter bits per stored key (m/n)")},
        sweeps=({"bits_per_key": [1.0, 2.0, 4.0, 6.0, 8.0, 10.0]},),
        statement=r"A Bloom filter with $m$ bits, $n$ keys and $k=\mathrm{round}((m/n)\ln 2)$ independent hash "
@@ -120,8 +133,11 @@ def _product(ctx, correlated: bool) -> Proportion:
                       event="a non-key passes every stage")
 
 
-@claim(PAPER, role="supporting", source="Abstract (ensembles for mutually independent oracles); FPR product reconstructed",
-       evidence="proportion", reconstructed_from="the abstract", params={**_SIZES, **_MODEL},
+@claim(PAPER, source="Abstract (ensembles for mutually independent oracles); FPR product reconstructed",
+       evidence="proportion", role="supporting", reconstructed_from=_READ + "; the product formula is ours",
+       near_miss=NearMiss(scale=1.1, why="a false-positive formula 10% off: the simulation must resolve the "
+                          "closed form to better than that"),
+       params={**_SIZES, **_MODEL},
        statement=r"With independent oracles and independent backup filters, the ensemble's false-positive rate "
        r"is $\prod_i \big[F_p^{(i)} + (1-F_p^{(i)})\,f_i\big]$, $F_p^{(i)}$ the oracle's FPR at its threshold and "
        r"$f_i$ its backup filter's FPR.",
@@ -150,8 +166,10 @@ def _no_false_negatives(ctx, backup_holds: str) -> Bound:
                  quantity="false negatives among all stored keys", instances=[f"build {i}" for i in range(len(counts))])
 
 
-@claim(PAPER, role="background", source="Abstract / Bloom-filter definition: the ensemble answers every stored key positively",
-       evidence="bound", reconstructed_from="the abstract",
+@claim(PAPER, source="Bloom-filter definition: the ensemble answers every stored key positively (holds by "
+       "construction of our ensemble: a consistency check of the simulator)",
+       evidence="bound", role="background",
+       near_miss=NearMiss.none("zero false negatives is an exact count: there is no number to move"),
        params={**_MODEL, "n_keys": Param(20_000, full=100_000, low=100, high=10**7, doc="keys stored"),
                "n_builds": Param(3, full=10, low=1, high=1000, doc="independent ensembles built")},
        statement=r"Every stage's backup filter holds the keys its oracle rejects, so the ensemble has no false "
@@ -169,14 +187,16 @@ def backup_holds_accepted_keys(ctx):
 
 # --------------------------------------------------------------------------- C4: two beat one
 def ensemble_vs_single(rng: np.random.Generator, n_keys: int, n_queries: int, single, ens,
-                       max_separation: float, scale: float, ignore_oracles: bool) -> tuple[float, float]:
+                       max_separation: float, scale: float, ignore_oracles: bool,
+                       linear: bool = False) -> tuple[float, float]:
     """(measured FPR of the ensemble, of the single LBF) on one fresh key set and query set.
 
     ignore_oracles: the ensemble's backup filters hold every key (sized without the oracles' help).
+    linear: oracles whose score separation grows linearly in their size (see GaussianOracle).
     """
     keys, queries = draw_keys(rng, n_keys, n_queries)
     e = ensemble_query(rng, keys, queries, ens, max_separation, scale,
-                       backup_holds="false_negatives")
+                       backup_holds="false_negatives", linear=linear)
     if ignore_oracles:
         # Every stage: oracle OR a backup filter of the same bits holding all keys.
         passed = np.ones(queries.size, dtype=bool)
@@ -187,34 +207,59 @@ def ensemble_vs_single(rng: np.random.Generator, n_keys: int, n_queries: int, si
         ens_fpr = float(passed.mean())
     else:
         ens_fpr = e["false_positives"] / e["n_queries"]
-    s = ensemble_query(rng, keys, queries, [single], max_separation, scale)
+    s = ensemble_query(rng, keys, queries, [single], max_separation, scale, linear=linear)
     return ens_fpr, s["false_positives"] / s["n_queries"]
 
 
-def _two_vs_one(ctx, ignore_oracles: bool) -> Comparison:
-    single, _, ens, _ = _configs(ctx)
+@functools.lru_cache(maxsize=16)
+def _optimised_curve(budget: float, max_separation: float, scale: float, linear: bool):
+    single, f1 = optimise_single_lbf(budget, max_separation, scale, linear=linear)
+    ens, f2 = optimise_ensemble(budget, max_separation, scale, n_oracles=2, restarts=2, linear=linear)
+    return single, f1, ens, f2
+
+
+def _predicted_log_gain(ctx) -> float:
+    """ln(FPR_ensemble / FPR_single) that the optimised designs predict at the claim's own oracle model."""
+    _, f1, _, f2 = _configs(ctx)
+    return math.log(f2 / f1)
+
+
+def _two_vs_one(ctx, ignore_oracles: bool, curve: tuple[float, float, bool] | None = None) -> Comparison:
+    """Paired log-FPRs over builds; ``curve`` = (max_separation, scale, linear) of the oracles actually built
+    (a control's broken hypothesis), the margin always from the claim's own design."""
+    sep, scale, linear = curve or (ctx["max_separation"], ctx["scale"], False)
+    single, _, ens, _ = _optimised_curve(ctx["budget"], sep, scale, linear)
     # A handful of sub-second builds: a keyed loop (worker start-up would cost more than the work).
     runs = [ensemble_vs_single(ctx.generator("builds", i), ctx["n_keys"], ctx["n_queries"], single, ens,
-                               ctx["max_separation"], ctx["scale"], ignore_oracles)
+                               sep, scale, ignore_oracles, linear)
             for i in range(ctx["n_builds"])]
-    e, s = np.array(runs).T
-    return Comparison(e, s, direction="less", level=0.95,
-                      why="paired t interval over independent builds (keys, oracle scores, hashes); each "
-                          "FPR is measured on the build's own non-key queries",
-                      quantity="false-positive rate")
+    e, s = np.log(np.array(runs)).T
+    gain = -_predicted_log_gain(ctx)
+    return Comparison(e, s, direction="less", margin=0.5 * gain, level=0.95,
+                      why=f"paired t interval over independent builds (keys, oracle scores, hashes), each FPR measured "
+                          f"on the build's own non-key queries; margin: half the log-FPR gain "
+                          f"{gain:.4f} that the optimised designs predict",
+                      quantity="log false-positive rate")
 
 
-@claim(PAPER, role="headline", source="Abstract and title: two oracles are better than one under the same space budget",
-       evidence="comparison", reconstructed_from="the abstract",
+@claim(PAPER, source="Abstract and title: two oracles are better than one under the same space budget",
+       evidence="comparison", role="headline",
+       reconstructed_from=_READ + "; oracle model (Gaussian scores, separation with diminishing returns in size), "
+       "ensemble composition and optimisation ours",
+       near_miss=NearMiss(scale=2.4, why="the margin is half the gain the optimised designs predict; the near miss "
+                          "claims 1.2 times the predicted gain, which builds that realise the prediction must refute"),
        params={**_MODEL,
                "n_keys": Param(10_000, full=50_000, low=100, high=10**7, doc="keys stored"),
-               "n_queries": Param(50_000, full=500_000, low=1000, high=10**8, doc="non-key queries per build"),
-               "n_builds": Param(4, full=8, low=2, high=1000, doc="paired builds")},
+               "n_queries": Param(400_000, full=2_000_000, low=1000, high=10**8, doc="non-key queries per build"),
+               "n_builds": Param(8, full=16, low=2, high=1000, doc="paired builds")},
        statement=r"Under a space budget of $B$ bits per key and oracles whose accuracy has diminishing returns in "
        r"their size, the optimised ensemble of two oracles with optimised backup filters has a lower "
-       r"false-positive rate than the optimised single-oracle learned Bloom filter.",
-       method="Both structures optimised in the model (SLSQP over oracle sizes, thresholds, backup bits), then "
-       "built with real filters on the same keys; paired FPR differences over independent builds.")
+       r"false-positive rate than the optimised single-oracle learned Bloom filter, by at least half the gain the "
+       r"optimised designs predict.",
+       method="Both structures optimised in the model (SLSQP over oracle sizes, thresholds, backup bits; 8 bits per key, "
+       "separation 3(1 - e^{-size/2})), then built with real filters on the same keys; paired differences of the "
+       "log FPR over independent builds.  The advantage exists only where returns diminish fast: with scale 2.5 "
+       "instead of 2 the optimum is a single structure.")
 def two_oracles_beat_one(ctx):
     """The optimised two-oracle ensemble has a lower measured FPR than the optimised single LBF."""
     return _two_vs_one(ctx, ignore_oracles=False)
@@ -223,6 +268,19 @@ def two_oracles_beat_one(ctx):
 @two_oracles_beat_one.control("an ensemble whose backup filters ignore the oracles (each holds every key)")
 def backups_ignore_oracles(ctx):
     return _two_vs_one(ctx, ignore_oracles=True)
+
+
+@two_oracles_beat_one.control("no diminishing returns: separation linear in size, equal to the model's at the full "
+                              "budget (both structures re-optimised)")
+def linear_returns(ctx):
+    sep = ctx["max_separation"] * (1 - math.exp(-ctx["budget"] / ctx["scale"]))
+    return _two_vs_one(ctx, ignore_oracles=False, curve=(sep, ctx["budget"], True))
+
+
+@two_oracles_beat_one.control("returns that diminish a quarter more slowly (scale 2.5 instead of 2; both structures "
+                              "re-optimised)", near_miss=True)
+def slower_diminishing_returns(ctx):
+    return _two_vs_one(ctx, ignore_oracles=False, curve=(ctx["max_separation"], 1.25 * ctx["scale"], False))
 
 
 # --------------------------------------------------------------------------- correlated oracles
@@ -241,9 +299,11 @@ def _correlated(ctx, assumed_correlation: float) -> Proportion:
                       event="a non-key passes every stage")
 
 
-@claim(PAPER, role="supporting", source="Abstract: ensemble LBFs designed for correlated learning oracles; the correlation model "
+@claim(PAPER, source="Abstract: ensemble LBFs designed for correlated learning oracles; the correlation model "
        "(equicorrelated Gaussian scores) and the formula are our reconstruction", evidence="proportion",
-       reconstructed_from="the abstract",
+       role="supporting", reconstructed_from=_READ + "; correlation model and formula ours",
+       near_miss=NearMiss(scale=1.1, why="a false-positive formula 10% off: the simulation must resolve the "
+                          "closed form to better than that"),
        params={**_SIZES, **_MODEL,
                "correlation": Param(0.7, low=0.0, high=0.95, doc="correlation rho of the oracles' scores")},
        statement=r"With oracles whose scores are correlated (correlation $\rho$), the ensemble's false-positive rate is "

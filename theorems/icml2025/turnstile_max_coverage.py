@@ -8,11 +8,13 @@ $n^p-F_p$ of the $p$-th frequency moment (for $p=2$ the number of ordered pairs 
 apart, a fingerprinting risk measure).
 
 Checked, with a simplified sketch of the same type (geometric item subsampling with exact
-integer counters per level; our reconstruction): its linearity under deletions and the
-approximation guarantee against the exact optimum of a mixed-integer programme; for the
-complement, a tuple-sampling estimator (our reading) with Chebyshev's sample size.  The paper's
-own estimator could not be read; the space bound (our sketch stores every level, so its space is
-not the paper's), the asymptotic bounds and the 210x speed-up are listed as not checked.
+integer counters per level; our reconstruction, a stand-in for the paper's sketch): the
+approximation guarantee on the classical greedy-tight instance (greedy covers only
+$1-(1-1/k)^k$ of the optimum there, so the claimed factor $1-1/e-\varepsilon$ is close to what
+any greedy attains) fed as an adversarial turnstile stream, against the exact optimum by
+enumeration.  The sketch's linearity and a tuple-sampling complement estimator (our stand-in) are
+background.  The paper's own sketch and estimator could not be read; the space and update-time
+bounds, the fingerprinting reductions and the 210x speed-up are listed as not checked.
 """
 
 from __future__ import annotations
@@ -22,17 +24,22 @@ import math
 import numpy as np
 
 from simulations.sketches import (
+    FixedLevelSketch,
     LevelSketch,
     complement_moment,
     coverage,
+    fixed_sketch_max_coverage,
+    greedy_tight_instance,
     incidence_stream,
-    max_coverage_milp,
+    max_coverage_exhaustive,
     planted_coverage_instance,
     required_samples,
-    sketch_max_coverage,
     tuple_sampling_complement,
 )
-from workbench import Identity, Paper, Param, Proportion, claim
+from workbench import Bound, Identity, NotChecked, Paper, Param, Proportion, claim
+
+_READ = ("arXiv 2504.18394 abstract; sciencestack and papernotes.org summaries ((1 - 1/e - eps)-approximation, "
+         "O~(d/eps^3) space, polylog update time, a linear sketch of the n x d incidence matrix)")
 
 PAPER = Paper(
     slug="turnstile_max_coverage",
@@ -43,17 +50,26 @@ PAPER = Paper(
     year=2025,
     arxiv="2504.18394",
     not_checked=(
-        (r"The turnstile maximum-coverage algorithm uses $\tilde O(d/\varepsilon^3)$ space and "
-         r"$\mathrm{poly}\log n$ update time.",
-         "asymptotic bounds with hidden polylogarithmic factors and unpublished constants, for the paper's own "
-         "sketch (not readable).  Our stand-in sketch stores every subsampling level with exact counters, so its "
-         "space is linear in n; a space check would need fixed-size per-level sparse recovery, not implemented.", "headline"),
-        (r"Turnstile streaming algorithms for targeted and general fingerprinting (which features pose the "
-         r"greatest re-identification risk).",
-         "the reductions from fingerprinting to coverage were not readable from the abstract and are not "
-         "implemented.", "headline"),
-        (r"Empirically, a speed-up of up to $210\times$ over prior work (Gulyás, Ács and Castelluccia 2016).",
-         "an empirical wall-clock comparison on the paper's datasets and implementations, not available here.", "headline"),
+        NotChecked(r"The turnstile maximum-coverage algorithm uses $\tilde O(d/\varepsilon^3)$ space and "
+                   r"$\mathrm{poly}\log n$ update time.",
+                   "an O~ upper bound with unpublished constants and polylogarithmic factors for a sketch that could "
+                   "not be read.  The approximation claim runs on a sketch whose size does not depend on n, but that "
+                   "size is set by our own rule, and counting its counters would fit our rule; the "
+                   "smallest sketch that succeeds is set by how hard the instance is, and on every family we could "
+                   "build (greedy-tight, planted) a sketch of a few hundred counters already reaches the guarantee, "
+                   "so no computation here tells d/eps^3 from d/eps^2 or d/eps.", role="headline"),
+        NotChecked(r"Turnstile streaming algorithms for targeted and general fingerprinting (which features pose the "
+                   r"greatest re-identification risk).",
+                   "the reductions from fingerprinting to coverage were not readable from the abstract and summaries "
+                   "and are not implemented.", role="headline"),
+        NotChecked(r"An estimator of the complement $n^p-F_p$ of the $p$-th frequency moment for $p\ge2$ in "
+                   r"turnstile streams.",
+                   "the paper's estimator could not be read; the tuple-sampling estimator checked here (users drawn "
+                   "directly, Chebyshev's sample size) is our stand-in and is marked background.",
+                   role="supporting"),
+        NotChecked(r"Empirically, a speed-up of up to $210\times$ over prior work (Gulyás, Ács and Castelluccia 2016).",
+                   "an empirical wall-clock comparison on the paper's datasets and implementations, not available here.",
+                   role="supporting"),
     ),
 )
 
@@ -97,8 +113,8 @@ def _linearity(ctx, ignore_deletions: bool) -> Identity:
                     why="integer counters (exact below 2^53)", quantity="sketch state", labels=labels)
 
 
-@claim(PAPER, role="background", source="Abstract: a linear-sketch approach for turnstile streams", evidence="identity",
-       reconstructed_from="the abstract", params=_INSTANCE,
+@claim(PAPER, source="Abstract: a linear-sketch approach for turnstile streams (a property of our stand-in sketch)",
+       evidence="identity", role="background", params=_INSTANCE,
        statement=r"The sketch is a linear function of the stream: after any sequence of insertions and "
        r"deletions of incidences it equals the sketch of the final incidence matrix.",
        method="The adversarial stream (fake incidences on the decoy sets, inserted and later deleted) fed in "
@@ -114,45 +130,98 @@ def ignores_deletions(ctx):
 
 
 # --------------------------------------------------------------------------- approximation
-def coverage_trial(rng: np.random.Generator, sets, stream, n_sets: int, k: int, levels: int,
-                   target: float, ignore_deletions: bool) -> int:
-    """One hash seed: the number of items covered by the k sets greedy chooses on the sketch."""
-    sketch = LevelSketch(n_sets, levels, int(rng.integers(2**62)), ignore_deletions)
+def sketch_cells(k: int, n_sets: int, epsilon: float, incidences_per_item: float = 2.0) -> int:
+    """Cells per level of the fixed-size sketch: room (at the peeling threshold 0.8) for the
+    incidences of SAMPLE_CONSTANT k ln(d)/eps^2 sampled items.  Independent of the universe size n."""
+    return math.ceil(SAMPLE_CONSTANT * k * math.log(n_sets) / epsilon**2 * incidences_per_item / 0.8)
+
+
+def coverage_trial(rng: np.random.Generator, sets, stream, n_sets: int, k: int, levels: int, cells: int,
+                   ignore_deletions: bool, random_choice: bool = False) -> tuple[int, int]:
+    """One hash seed: (items covered by the k sets chosen on the fixed-size sketch, counters stored).
+
+    random_choice: k sets drawn at random instead of greedy on the sketch (a broken algorithm).
+    """
+    sketch = FixedLevelSketch(n_sets, levels, cells, int(rng.integers(2**62)), ignore_deletions)
+    if random_choice:
+        return coverage(sets, rng.choice(n_sets, size=k, replace=False)), sketch.counters
     sketch.update(*stream)
-    chosen, _ = sketch_max_coverage(sketch, k, target)
-    return coverage(sets, chosen)
+    chosen, _ = fixed_sketch_max_coverage(sketch, k)
+    return coverage(sets, chosen), sketch.counters
 
 
-def _approximation(ctx, ignore_deletions: bool) -> Proportion:
-    sets, stream = _instance(ctx)
-    n, d, k, eps = ctx["n_items"], ctx["n_sets"], ctx["k"], ctx["epsilon"]
-    opt, _ = max_coverage_milp(sets, n, k)
-    threshold = (1 - 1 / math.e - eps) * opt
-    target = SAMPLE_CONSTANT * k * math.log(d) / eps**2
-    covered = np.array([coverage_trial(ctx.generator("seeds", i), sets, stream, d, k, ctx["levels"], target,
-                                       ignore_deletions) for i in range(ctx["trials"])], dtype=float)
-    return Proportion(int(np.sum(covered >= threshold)), covered.size, 0.9, relation=">=", level=0.95,
-                      values=covered / opt, value_name="approximation ratio (coverage / OPT)",
-                      why=f"Wilson 95% interval over hash seeds; OPT = {opt} from the HiGHS MILP (optimal); "
-                          "0.9 is the 'high probability' tested",
-                      event=f"coverage >= (1 - 1/e - {eps}) OPT")
+def _tight_instance(ctx, units: int):
+    """The greedy-tight family with small decoys, streamed with fake incidences on the decoys."""
+    rng = ctx.generator("tight instance", units)
+    k = ctx["k"]
+    sets, n_items, _ = greedy_tight_instance(k, k**k * units, n_decoys=ctx["decoys"],
+                                             decoy_size=ctx["decoy_size"], rng=rng)
+    decoy = np.array([len(s) == ctx["decoy_size"] for s in sets])
+    # An adversarial stream: every decoy gets n/k fake incidences (as many as an optimal set has items),
+    # inserted and later deleted.
+    stream = incidence_stream(rng, sets, n_items, n_items // k, decoy)
+    return sets, n_items, stream
 
 
-@claim(PAPER, role="headline", source="Abstract: (1 - 1/e - eps)-approximation in one pass over a turnstile stream",
-       evidence="proportion", reconstructed_from="the abstract",
-       params={**_INSTANCE, "trials": Param(40, full=80, low=10, high=10**5, doc="hash seeds")},
-       statement=r"With high probability the $k$ sets chosen from the sketch cover at least "
-       r"$(1-1/e-\varepsilon)\,\mathrm{OPT}$ items of the final incidence matrix.",
-       method="Planted instance (k disjoint sets covering everything, small decoys padded by fake incidences "
-       "in the stream); exact OPT by MILP; greedy on the finest level with >= 4 k ln(d)/eps^2 covered items.")
+def _approximation(ctx, ignore_deletions: bool, random_choice: bool = False) -> Bound:
+    k, eps = ctx["k"], ctx["epsilon"]
+    ratios, labels, counters = [], [], set()
+    for units in ctx["sizes"]:
+        sets, n_items, stream = _tight_instance(ctx, units)
+        d = len(sets)
+        opt, _ = max_coverage_exhaustive(sets, n_items, k)
+        cells = sketch_cells(k, d, eps)
+        for i in range(ctx["trials"]):
+            covered, stored = coverage_trial(ctx.generator("seeds", units, i), sets, stream, d, k, ctx["levels"],
+                                             cells, ignore_deletions, random_choice)
+            ratios.append(covered / opt)
+            labels.append(f"n={n_items}, seed {i}")
+            counters.add(stored)
+    return Bound(ratios, 1 - 1 / math.e - eps, relation=">=", rtol=0.0,
+                 why="exact coverage counts over OPT (enumeration of all k-subsets): no rounding",
+                 quantity="coverage / OPT of the sketch's k sets", instances=labels,
+                 found_by=f"the greedy-tight family (k = {k}: exact greedy covers {1 - (1 - 1 / k) ** k:.4f} OPT) with "
+                          f"{ctx['decoys']} decoys padded by fake incidences in the stream, for n from "
+                          f"{k * k**k * min(ctx['sizes'])} to {k * k**k * max(ctx['sizes'])} items; the sketch stores "
+                          f"{', '.join(str(c) for c in sorted(counters))} counters whatever n")
+
+
+@claim(PAPER, source="Abstract and main theorem: (1 - 1/e - eps)-approximation in one pass over a turnstile stream, "
+       "with space independent of n",
+       evidence="bound", role="headline",
+       reconstructed_from=_READ + "; the sketch is our stand-in of the same type (geometric subsampling of items, one "
+       "invertible Bloom lookup table of fixed size per level, greedy on the finest level that decodes)",
+       params={"k": Param(4, low=2, high=6, doc="sets to choose"),
+               "sizes": Param((5, 20), full=(5, 20, 80), doc="sizes of the optimal sets in units of k^k (n = k^(k+1) units)"),
+               "decoys": Param(8, low=0, high=100, doc="small decoy sets"),
+               "decoy_size": Param(50, low=1, high=10**6, doc="items of each decoy"),
+               "epsilon": Param(0.1, low=0.01, high=0.5, doc="approximation slack"),
+               "levels": Param(12, low=1, high=40, doc="subsampling levels of the sketch (rates 2^-l)"),
+               "trials": Param(10, full=40, low=2, high=10**5, doc="hash seeds per size")},
+       statement=r"The $k$ sets chosen from a fixed-size sketch (its size independent of $n$) of a turnstile stream "
+       r"cover at least $(1-1/e-\varepsilon)\,\mathrm{OPT}$ items of the final incidence matrix (checked for every "
+       r"hash seed drawn and every $n$).",
+       method="The classical greedy-tight instance (k = 4 optimal blocks, greedy sets beating them by one item at every "
+       "step; n = 5,124 and 20,484 items, full profile also 81,924) plus 8 small decoys padded by n/k fake incidences "
+       "each, inserted then deleted; exact OPT by enumeration.  The sketch keeps 12 levels of 3 x 11,090 counters "
+       "(room for 4 k ln(d)/eps^2 sampled items) whatever n, and greedy runs on the finest level that decodes; at these "
+       "sizes the sketch is not yet smaller than the input (about 2n incidences), which it becomes above n ~ 2 10^5.  With "
+       "eps = 0.1 the claimed factor 0.532 is close to greedy's own 0.684 here; for eps >= 0.2 the claim's slack "
+       "eps leaves its near miss unrefutable.")
 def sketch_greedy_approximation(ctx):
-    """Greedy on the turnstile sketch achieves (1 - 1/e - eps) OPT for most hash seeds."""
+    """Greedy on the fixed-size turnstile sketch achieves (1 - 1/e - eps) OPT on the greedy-tight instance."""
     return _approximation(ctx, ignore_deletions=False)
 
 
-@sketch_greedy_approximation.control("a sketch that ignores deletions (fake incidences inflate the decoys)")
+@sketch_greedy_approximation.control("the insertion-only predecessor: a sketch that ignores deletions (the fake "
+                                     "incidences make the decoys look largest)", near_miss=True)
 def insertion_only_sketch(ctx):
     return _approximation(ctx, ignore_deletions=True)
+
+
+@sketch_greedy_approximation.control("k sets drawn at random instead of greedy on the sketch")
+def random_sets(ctx):
+    return _approximation(ctx, ignore_deletions=False, random_choice=True)
 
 
 # --------------------------------------------------------------------------- complement of F_2
@@ -172,8 +241,8 @@ def _complement(ctx, sample_factor: float) -> Proportion:
                       event=f"|C_2 estimate / C_2 - 1| <= {eps}")
 
 
-@claim(PAPER, role="headline", source="Abstract: a new estimator of the complement n^p - F_p for p >= 2 (estimator reconstructed)",
-       evidence="proportion", reconstructed_from="the abstract",
+@claim(PAPER, source="Abstract: a new estimator of the complement n^p - F_p for p >= 2 (our stand-in estimator)",
+       evidence="proportion", role="background",
        params={"users": Param(100_000, low=100, high=10**9, doc="users n"),
                "singletons": Param(500, low=1, high=10**6, doc="users in singleton classes (the rest share one class)"),
                "epsilon": Param(0.1, low=0.01, high=0.5, doc="relative accuracy"),
@@ -182,7 +251,8 @@ def _complement(ctx, sample_factor: float) -> Proportion:
        r"fraction of pairs in different classes by $n^2$ estimates $C_2=n^2-F_2$ within relative error "
        r"$\varepsilon$ with probability at least $3/4$, even when $C_2\ll n^2$.",
        method="Class sizes (n - t, 1, ..., 1) with C_2/n^2 = 0.01; user pairs drawn as l1 samples of the class-size "
-       "vector; success frequency over independent estimates.")
+       "vector (directly, not through a turnstile sampler); success frequency over independent estimates.  Chebyshev's "
+       "sample size is conservative, so the success rate is far above 3/4 and the near miss is not refuted.")
 def complement_estimator_accuracy(ctx):
     """The pair-sampling estimate of the number of distinguishable user pairs is accurate with Chebyshev's sample size."""
     return _complement(ctx, 1.0)
