@@ -233,3 +233,11 @@ def test_normalized_method_bounces_in_the_huber_valley():
     per_step = beta * L0 * delta / math.hypot(L0 * delta, L0 * beta / 2)
     assert r.iterations == pytest.approx((R - (eps - L0 * beta**2 / 8) / (L0 * delta)) / per_step, rel=0.02)
     assert np.all(np.abs(np.diff(r.f)) < 1)  # no jump: a slow, steady descent
+
+
+def test_pair_check_base_is_the_linear_model():
+    p = cosh_problem(2, 1.0)
+    c = sample_pair_inequalities(p, np.random.default_rng(1), 5)
+    assert np.all(c.base[:5] == 0.0)
+    # rhs - base is the curvature term (L0 + L1 ||grad f(x)||) phi(L1 r)/L1^2 >= 0, and f(y) - base >= 0 (convex)
+    assert np.all(c.rhs[5:] - c.base[5:] >= 0) and np.all(c.lhs[5:] - c.base[5:] >= -1e-12)

@@ -414,6 +414,9 @@ class PairCheck:
         slack: allowed rounding per entry (absolute), from the magnitudes of the terms.
         labels: ``"grad pair i"`` / ``"func pair i"``.
         distance: $\|y - x\|$ per pair, shape ``(2n,)``.
+        base: shape ``(2n,)``: 0 for the gradient entries, $f(x) + \langle\nabla f(x), y - x\rangle$ for
+            the function entries (subtracting it leaves the curvature terms: measured
+            $f(y) - f(x) - \langle\nabla f(x), y - x\rangle$ against the bound's $\varphi$ term).
     """
 
     lhs: np.ndarray
@@ -421,6 +424,7 @@ class PairCheck:
     slack: np.ndarray
     labels: list[str]
     distance: np.ndarray
+    base: np.ndarray | None = None
 
 
 def sample_pair_inequalities(problem: L0L1Problem, rng: np.random.Generator, n: int, *,
@@ -448,7 +452,7 @@ def sample_pair_inequalities(problem: L0L1Problem, rng: np.random.Generator, n: 
     a1 = problem.L1 if L1 is None else float(L1)
     d = problem.dim
     eps = np.finfo(float).eps
-    glhs, grhs, gsl, flhs, frhs, fsl, dist = [], [], [], [], [], [], []
+    glhs, grhs, gsl, flhs, frhs, fsl, dist, base = [], [], [], [], [], [], [], []
     for _ in range(int(n)):
         x = problem.x_star + spread * rng.standard_normal(d)
         v = rng.standard_normal(d)
@@ -466,9 +470,10 @@ def sample_pair_inequalities(problem: L0L1Problem, rng: np.random.Generator, n: 
         frhs.append(rhs)
         fsl.append(16 * eps * (abs(fy) + abs(fx) + abs(float(gx @ (y - x))) + abs(rhs - fx - gx @ (y - x))))
         dist.append(r)
+        base.append(float(fx + gx @ (y - x)))
     labels = [f"grad pair {i}" for i in range(n)] + [f"func pair {i}" for i in range(n)]
     return PairCheck(np.array(glhs + flhs), np.array(grhs + frhs), np.array(gsl + fsl), labels,
-                     np.array(dist + dist))
+                     np.array(dist + dist), np.array([0.0] * len(base) + base))
 
 
 # --------------------------------------------------------------------------- accelerated method

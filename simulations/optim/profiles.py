@@ -383,18 +383,20 @@ def reference_v_staircase(kernel: Kernel, L: float, Lbar: float, g: float, T: in
         L, Lbar: the constants of the second-order condition met with equality.
         g: the gradient level at the iterates, $> 0$.
         T: iterates kept at level $g$, $\ge 1$.
-        L_method: the method's $L$ (default $L$); must be $\ge L$.
+        L_method: the method's $L$ (default $L$).  Below $L$ the method steps too far for the
+            class (a misspecified constant, for controls); it must stay above $L/2$, else a V would
+            reach $f' = 0$.
 
     Raises:
-        ValueError: on non-positive constants, $g \le 0$, $T < 1$ or $L_m < L$.
+        ValueError: on non-positive constants, $g \le 0$, $T < 1$ or $L_m \le L/2$.
     """
     if not (L > 0 and Lbar > 0 and g > 0 and math.isfinite(g)):
         raise ValueError(f"need L, Lbar, g > 0, got {L!r}, {Lbar!r}, {g!r}")
     if int(T) != T or T < 1:
         raise ValueError(f"T must be a positive integer, got {T!r}")
     Lm = float(L if L_method is None else L_method)
-    if Lm < L:
-        raise ValueError(f"the method's L ({Lm}) must be at least the profile's L ({L})")
+    if T > 1 and not Lm > L / 2:
+        raise ValueError(f"the method's L ({Lm}) must exceed half the profile's L ({L}): a V would reach f' = 0")
     T = int(T)
     t = float(kernel.dh_conj(np.array([g / Lbar]))[0])
     S = t / Lm  # the method's displacement
