@@ -217,3 +217,12 @@ def test_anisotropic_pair_is_the_descent_lemma_for_the_quadratic_reference():
     g = H @ xb
     # measured - bound = f(x) - [f(xb) + <g, x - xb> + (L/2)||x - xb||^2]
     assert m - b == pytest.approx(p.f(x) - p.f(xb) - g @ (x - xb) - 1.5 * (x - xb) @ (x - xb), rel=1e-12)
+
+
+def test_reference_v_staircase_with_a_misspecified_method_constant():
+    k = clipping_kernel()
+    with pytest.raises(ValueError, match="half"):
+        reference_v_staircase(k, 2.0, 1.0, 5.0, 3, L_method=0.9)
+    prof = reference_v_staircase(k, 2.0, 1.0, 5.0, 3, L_method=1.2)  # steps 2/1.2 times the class's
+    xs, f, gr = preconditioned_descent_1d(prof, k, 1.2, 1.0, 0.0, 3)
+    assert np.allclose(gr[:3], 5.0, rtol=1e-10) and prof.jumps() <= 1e-9
