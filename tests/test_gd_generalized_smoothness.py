@@ -14,7 +14,8 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from scipy import optimize
+from PEPit.functions import SmoothFunction
+from scipy import integrate, optimize
 
 from simulations.optim.generalized_smoothness import (
     affine_power_smoothness,
@@ -36,6 +37,8 @@ from simulations.optim.generalized_smoothness import (
     step_size_quad,
     step_size_symbolic,
 )
+from simulations.optim.pep import gradient_step, pep_worst_case
+from simulations.optim.profiles import gradient_descent_1d, v_staircase, v_staircase_corner_value
 
 PROFILES = [
     constant_smoothness(2.0),
@@ -241,3 +244,78 @@ def test_tightest_best_iterate_by_hand():
     assert tightest_best_iterate(np.array([1.0, 1.0, 1.0]), 3.0) == (3, 1.0, 1.0)
     with pytest.raises(ValueError):
         tightest_best_iterate(np.array([]), 1.0)
+
+
+# ------------------------------------------------------------------ V-staircase worst-case profiles
+def test_closed_form_identities_symbolic():
+    # the (L0, L1) closed form and its L1 -> 0 limit, integrated by sympy (not by the closed form)
+    s, L, L0, L1 = sp.symbols("s L L_0 L_1", positive=True)
+    affine = step_size_symbolic(lambda u: L0 + L1 * u, s)
+    closed = sp.log((L0 + 2 * L1 * s) / (L0 + L1 * s)) / (L1 * s)
+    assert sp.simplify(sp.expand_log(L1 * s * (affine - closed), force=True)) == 0
+    assert sp.limit(closed, L1, 0) == 1 / L0
+    assert sp.simplify(step_size_symbolic(lambda u: u, s) - sp.log(2) / s) == 0
+
+
+def _profile_checks(profile, ell, lo, hi, n=20001):
+    x = np.linspace(lo, hi, n)
+    g, h = profile.grad(x), profile.hess(x)
+    assert np.all(np.abs(h) <= ell(np.abs(g)) * (1 + 1e-9) + 1e-12)
+    assert profile.jumps() <= 1e-9
+    # f from the glued antiderivatives against scipy's quadrature of f'
+    for a, b in [(lo, hi), (lo / 3, hi / 2)]:
+        val, _ = integrate.quad(lambda t: float(profile.grad(t)[0]), a, b, limit=500,
+                                points=[p for p in profile.breaks if a < p < b][:400])
+        assert float(profile.f(b)[0] - profile.f(a)[0]) == pytest.approx(val, rel=1e-7, abs=1e-10)
+    assert np.min(profile.f(x)) >= -1e-12 * max(1.0, float(np.max(np.abs(profile.f(x)))))
+
+
+@pytest.mark.parametrize("L0,L1,g,T", [(2.0, 0.0, 3.0, 4), (1.0, 1.0, 50.0, 6), (1.0, 2.0, 0.3, 3)])
+def test_v_staircase_is_in_the_class_and_keeps_the_gradient(L0, L1, g, T):
+    sm = affine_smoothness(L0, L1) if L1 > 0 else constant_smoothness(L0)
+    prof = v_staircase(L0, L1, g, T, sm.step_size)
+    S = float(sm.step_size(g)) * g
+    _profile_checks(prof, sm, prof.x_min - 3 * S - 1.0, 2 * S)
+    x, f, gr = gradient_descent_1d(prof, 0.0, T, sm.step_size)
+    assert np.allclose(gr[:T], g, rtol=1e-12)
+    assert np.allclose(x[:T], -np.arange(T) * S, rtol=0, atol=1e-12 * T * S)
+    assert f[0] > 0 and prof.f_min == 0.0
+
+
+@pytest.mark.parametrize("T", [1, 2, 3, 4])
+def test_v_staircase_attains_the_pep_worst_case_in_the_L_corner(T):
+    # hand derivation: Delta = (3T - 1) g^2 / (4L); PEPit's worst case over all L-smooth functions
+    L, g = 2.0, 1.5
+    prof = v_staircase(L, 0.0, g, T, lambda s: 1.0 / L)
+    delta = float(prof.f(0.0)[0])
+    assert delta == pytest.approx((3 * T - 1) * g * g / (4 * L), rel=1e-7)
+    assert v_staircase_corner_value(L, delta, T) == pytest.approx(g * g, rel=1e-7)
+    res = pep_worst_case(SmoothFunction, {"L": L}, gradient_step(1.0 / L), T, initial="function_decrease",
+                         radius=delta, performance="min_gradient_norm", include_last=False)
+    assert res.value == pytest.approx(g * g, rel=1e-5)
+
+
+def test_steepest_decay_profile_one_step_values():
+    # T = 1 with ell = L0 + L1 s: f' = (g + a) e^{L1 x} - a on [x*, 0], a = L0/L1 (hand integral)
+    L0, L1, g = 1.0, 1.0, 10.0
+    sm = affine_smoothness(L0, L1)
+    prof = v_staircase(L0, L1, g, 1, sm.step_size)
+    a = L0 / L1
+    xs = -math.log1p(g / a)
+    assert prof.x_min == pytest.approx(xs, rel=1e-8)
+    exact = (g + a) * (1 - math.exp(L1 * xs)) / L1 + a * xs
+    assert float(prof.f(0.0)[0]) == pytest.approx(exact, rel=1e-9)
+    h = float(sm.step_size(g))
+    step_dec = (g + a) * (1 - math.exp(-L1 * h * g)) / L1 - a * h * g
+    assert float(prof.f(0.0)[0] - prof.f(-h * g)[0]) == pytest.approx(step_dec, rel=1e-9)
+
+
+def test_v_staircase_rejects_bad_inputs():
+    with pytest.raises(ValueError):
+        v_staircase(0.0, 1.0, 1.0, 2, lambda s: 1.0)
+    with pytest.raises(ValueError):
+        v_staircase(1.0, 1.0, -1.0, 2, lambda s: 1.0)
+    with pytest.raises(ValueError):
+        v_staircase(1.0, 0.0, 1.0, 2, lambda s: 3.0)  # a V would cross f' = 0
+    with pytest.raises(ValueError):
+        v_staircase(1.0, 0.0, 1.0, 0, lambda s: 1.0)

@@ -17,14 +17,17 @@ from simulations.optim.l0l1 import (
     exp_square_problem,
     function_upper_bound,
     gradient_difference_bound,
+    huber_valley_problem,
     l0l1_decrease,
     l0l1_step_size,
+    profile_problem,
     quartic_problem,
     run_method,
     sample_pair_inequalities,
     sublevel_smoothness_cosh,
 )
 from simulations.optim.pep import gradient_step, pep_worst_case
+from simulations.optim.profiles import huber_wall
 
 
 def test_step_size_minimises_the_upper_bound_along_the_gradient():
@@ -189,3 +192,52 @@ def test_agmsdr_estimate_sequence_bound_and_convergence():
     assert agmsdr_run(p, np.array([4.0, 1.0]), 1000, target_gap=1e-6).reached
     with pytest.raises(ValueError):
         agmsdr_run(p, np.zeros(3), 10, target_gap=1e-3)
+
+
+# ------------------------------------------------------------------ worst-case instances
+def test_huber_wall_is_convex_l0l1_smooth_and_integrates():
+    L0, L1, delta, rho = 2.0, 0.5, 0.01, 3.0
+    prof = huber_wall(L0, L1, delta, rho)
+    x = np.linspace(-8, 8, 160001)
+    g, h = prof.grad(x), prof.hess(x)
+    assert np.all(np.diff(g) >= -1e-12)  # convex: f' non-decreasing
+    assert np.all(h <= L0 + L1 * np.abs(g) + 1e-9 * (1 + np.abs(g)))
+    assert prof.jumps() <= 1e-12
+    val, _ = integrate.quad(lambda t: float(prof.grad(t)[0]), 0.0, 6.0, points=[delta, rho], limit=200)
+    assert float(prof.f(6.0)[0]) == pytest.approx(val, rel=1e-9)
+    # hand values: f(x) = L0 delta (x - delta/2) on the linear part, f(0) = 0
+    assert float(prof.f(1.0)[0]) == pytest.approx(L0 * delta * (1.0 - delta / 2), rel=1e-12)
+    assert float(prof.f(-1.0)[0]) == pytest.approx(float(prof.f(1.0)[0]), rel=1e-12)
+
+
+def test_gradient_method_on_huber_needs_l0_r2_over_4eps_steps():
+    # hand count: from R the method moves h(g) g ~ delta per step until |x| <= R/2, so N ~ R/(2 delta)
+    L0, L1, R, eps = 1.0, 1.0, 4.0, 0.02
+    delta = 2 * eps / (L0 * R)
+    p = profile_problem(huber_wall(L0, L1, delta, 4 * R), L0, L1, convex=True)
+    r = run_method(p, np.array([R]), "l0l1", 10**6, target_gap=eps, keep_history=False)
+    h = l0l1_step_size(L0 * delta, L0, L1)
+    expected = math.ceil((R - (eps / (L0 * delta) + delta / 2)) / (h * L0 * delta))
+    assert r.reached and abs(r.iterations - expected) <= 1
+    assert r.iterations == pytest.approx(L0 * R * R / (4 * eps), rel=0.02)  # L0 h < 1 and the delta/2 offset
+
+
+def test_normalized_method_bounces_in_the_huber_valley():
+    L0, R, eps = 1.0, 4.0, 0.02
+    delta = 2 * eps / (L0 * R)
+    beta = math.sqrt(eps / L0)
+    p = huber_valley_problem(L0, delta)
+    assert p.f(np.array([0.3, 0.2])) == pytest.approx(L0 * delta * (0.3 - delta / 2) + L0 * 0.02, rel=1e-12)
+    r = run_method(p, np.array([R, beta / 2]), "normalized", 10**6, target_gap=eps, step=beta, keep_history=True)
+    # the y coordinate stays at +-beta/2 while x moves by beta * delta / ||(delta, beta/2)|| per step
+    per_step = beta * L0 * delta / math.hypot(L0 * delta, L0 * beta / 2)
+    assert r.iterations == pytest.approx((R - (eps - L0 * beta**2 / 8) / (L0 * delta)) / per_step, rel=0.02)
+    assert np.all(np.abs(np.diff(r.f)) < 1)  # no jump: a slow, steady descent
+
+
+def test_pair_check_base_is_the_linear_model():
+    p = cosh_problem(2, 1.0)
+    c = sample_pair_inequalities(p, np.random.default_rng(1), 5)
+    assert np.all(c.base[:5] == 0.0)
+    # rhs - base is the curvature term (L0 + L1 ||grad f(x)||) phi(L1 r)/L1^2 >= 0, and f(y) - base >= 0 (convex)
+    assert np.all(c.rhs[5:] - c.base[5:] >= 0) and np.all(c.lhs[5:] - c.base[5:] >= -1e-12)

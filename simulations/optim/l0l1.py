@@ -40,7 +40,7 @@ __all__ = [
     "L0L1Problem", "MethodRun", "PairCheck", "sample_pair_inequalities", "complexity_bound", "cosh_problem", "double_well_l0l1_constant",
     "double_well_l0l1_problem", "exp_square_problem", "gradient_difference_bound",
     "function_upper_bound", "l0l1_decrease", "l0l1_step_size", "quartic_problem", "run_method",
-    "sublevel_smoothness_cosh", "chain_quadratic_problem", "agmsdr_run",
+    "sublevel_smoothness_cosh", "chain_quadratic_problem", "agmsdr_run", "huber_valley_problem", "profile_problem",
 ]
 
 
@@ -414,6 +414,9 @@ class PairCheck:
         slack: allowed rounding per entry (absolute), from the magnitudes of the terms.
         labels: ``"grad pair i"`` / ``"func pair i"``.
         distance: $\|y - x\|$ per pair, shape ``(2n,)``.
+        base: shape ``(2n,)``: 0 for the gradient entries, $f(x) + \langle\nabla f(x), y - x\rangle$ for
+            the function entries (subtracting it leaves the curvature terms: measured
+            $f(y) - f(x) - \langle\nabla f(x), y - x\rangle$ against the bound's $\varphi$ term).
     """
 
     lhs: np.ndarray
@@ -421,6 +424,7 @@ class PairCheck:
     slack: np.ndarray
     labels: list[str]
     distance: np.ndarray
+    base: np.ndarray | None = None
 
 
 def sample_pair_inequalities(problem: L0L1Problem, rng: np.random.Generator, n: int, *,
@@ -448,7 +452,7 @@ def sample_pair_inequalities(problem: L0L1Problem, rng: np.random.Generator, n: 
     a1 = problem.L1 if L1 is None else float(L1)
     d = problem.dim
     eps = np.finfo(float).eps
-    glhs, grhs, gsl, flhs, frhs, fsl, dist = [], [], [], [], [], [], []
+    glhs, grhs, gsl, flhs, frhs, fsl, dist, base = [], [], [], [], [], [], [], []
     for _ in range(int(n)):
         x = problem.x_star + spread * rng.standard_normal(d)
         v = rng.standard_normal(d)
@@ -466,9 +470,10 @@ def sample_pair_inequalities(problem: L0L1Problem, rng: np.random.Generator, n: 
         frhs.append(rhs)
         fsl.append(16 * eps * (abs(fy) + abs(fx) + abs(float(gx @ (y - x))) + abs(rhs - fx - gx @ (y - x))))
         dist.append(r)
+        base.append(float(fx + gx @ (y - x)))
     labels = [f"grad pair {i}" for i in range(n)] + [f"func pair {i}" for i in range(n)]
     return PairCheck(np.array(glhs + flhs), np.array(grhs + frhs), np.array(gsl + fsl), labels,
-                     np.array(dist + dist))
+                     np.array(dist + dist), np.array([0.0] * len(base) + base))
 
 
 # --------------------------------------------------------------------------- accelerated method
@@ -568,3 +573,53 @@ def agmsdr_run(problem: L0L1Problem, x0, max_iter: int, *, target_gap: float,
             break
         reached = fx - problem.f_star <= target_gap
     return MethodRun(np.array(fs), np.array(gs), np.array(hs), k, bool(reached), x)
+
+
+# --------------------------------------------------------------------------- worst-case instances
+def profile_problem(profile, L0: float, L1: float, convex: bool) -> L0L1Problem:
+    r"""A one-dimensional :class:`simulations.optim.profiles.Profile1D` as an :class:`L0L1Problem`.
+
+    The profile must have a known minimiser (``profile.x_min``, where $f = 0$); its constants
+    $(L_0, L_1)$ are those it was built for (:func:`simulations.optim.profiles.huber_wall`,
+    :func:`simulations.optim.profiles.v_staircase`).
+
+    Raises:
+        ValueError: when the profile has no minimiser.
+    """
+    if profile.x_min is None:
+        raise ValueError("the profile needs a known minimiser (x_min)")
+    return L0L1Problem(
+        name=profile.name, dim=1, f=lambda x: float(profile.f(x[0])[0]), grad=lambda x: profile.grad(x[0]),
+        hess_norm=lambda x: float(abs(profile.hess(x[0])[0])), L0=float(L0), L1=float(L1), f_star=0.0,
+        x_star=np.array([float(profile.x_min)]), convex=bool(convex))
+
+
+def huber_valley_problem(L0: float, delta: float, L1: float = 1.0) -> L0L1Problem:
+    r"""$f(x, y) = H_\delta(x) + \frac{L_0}{2} y^2$ with the Huber function
+    $H_\delta(x) = \frac{L_0}{2}x^2$ for $|x| \le \delta$, $L_0\delta(|x| - \delta/2)$ beyond.
+
+    Convex, $L_0$-smooth (so $(L_0, L_1)$-smooth for every $L_1 \ge 0$), $f^\star = 0$ at 0, not
+    strongly convex.  The normalized gradient method with step $\beta \gg \delta$ started at
+    $(R, \beta/2)$ bounces in $y$ between $\pm\beta/2$ while its $x$ moves only about $\delta$ per
+    step: with $\delta = 2\varepsilon/(L_0R)$ it needs order $L_0R^2/\varepsilon$ steps, the
+    instance on which its complexity binds (ours).
+
+    Raises:
+        ValueError: unless $L_0, \delta > 0$.
+    """
+    if not (L0 > 0 and delta > 0):
+        raise ValueError(f"need L0, delta > 0, got {L0!r}, {delta!r}")
+    L0, delta = float(L0), float(delta)
+
+    def f(v: np.ndarray) -> float:
+        ax = abs(float(v[0]))
+        hx = L0 * ax * ax / 2 if ax <= delta else L0 * delta * (ax - delta / 2)
+        return float(hx + L0 * float(v[1]) ** 2 / 2)
+
+    def grad(v: np.ndarray) -> np.ndarray:
+        x = float(v[0])
+        gx = L0 * x if abs(x) <= delta else L0 * delta * math.copysign(1.0, x)
+        return np.array([gx, L0 * float(v[1])])
+
+    return L0L1Problem(name=f"Huber valley (delta={delta:.3g})", dim=2, f=f, grad=grad,
+                       hess_norm=lambda v: L0, L0=L0, L1=float(L1), f_star=0.0, x_star=np.zeros(2))

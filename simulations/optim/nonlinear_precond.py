@@ -35,7 +35,8 @@ import numpy as np
 from scipy import optimize, special
 
 __all__ = [
-    "AnisotropicPairs", "Reference", "SmoothProblem", "anisotropic_upper_bound", "descent_check",
+    "AnisotropicPairs", "Reference", "SmoothProblem", "anisotropic_pair", "anisotropic_upper_bound", "descent_check",
+    "l0l1_cross_function", "second_order_value",
     "sample_anisotropic_pairs", "clipping_reference",
     "cosh_reference", "cos_well_problem", "logistic_problem", "preconditioned_gd",
     "quadratic_problem", "quadratic_reference",
@@ -289,3 +290,90 @@ def descent_check(problem: SmoothProblem, ref: Reference, x0: np.ndarray, L: flo
     fs = np.array([problem.f(x) for x in xs])
     guaranteed = np.array([Lbar / L * ref.phi(ref.grad_phi_star(problem.grad(x) / Lbar)) for x in xs[:-1]])
     return fs, fs[:-1] - fs[1:], guaranteed
+
+
+# --------------------------------------------------------------------------- second-order condition
+def second_order_value(grad_f: np.ndarray, hess_f: np.ndarray, kernel, Lbar: float) -> float:
+    r"""$\lambda_{\max}\big(\nabla^2\phi^*(\bar L^{-1}\nabla f(x))\,\nabla^2 f(x)\big)$ for the isotropic
+    reference $\phi = h(\|\cdot\|)$ of ``kernel`` (a :class:`simulations.optim.profiles.Kernel`).
+
+    The second-order characterization of $(L, \bar L)$-anisotropic smoothness (Oikonomidis et al.,
+    restated as Prop. 2.4 by Bodard & Patrinos 2025) asks this to be at most $L\bar L$ at every
+    $x$.  The product of the positive definite $P = \nabla^2\phi^*$ and the symmetric
+    $H = \nabla^2 f$ has the real eigenvalues of $P^{1/2} H P^{1/2}$, computed here with
+    ``eigvalsh``.
+
+    Args:
+        grad_f: $\nabla f(x)$, shape ``(d,)``; hess_f: $\nabla^2 f(x)$, shape ``(d, d)``.
+        kernel: the reference kernel; Lbar: $\bar L > 0$.
+
+    Raises:
+        ValueError: on mismatched shapes or $\bar L \le 0$.
+    """
+    g = np.asarray(grad_f, dtype=float)
+    H = np.asarray(hess_f, dtype=float)
+    if H.shape != (g.size, g.size) or not Lbar > 0:
+        raise ValueError(f"need a gradient of shape (d,), a Hessian (d, d) and Lbar > 0; got {g.shape}, {H.shape}, "
+                         f"{Lbar!r}")
+    P = kernel.hessian_conj(g / Lbar)
+    w, V = np.linalg.eigh(P)
+    root = (V * np.sqrt(w)) @ V.T
+    return float(np.linalg.eigvalsh(root @ ((H + H.T) / 2) @ root).max())
+
+
+def l0l1_cross_function(L0: float, L1: float, a: float):
+    r"""$f(x) = a x_1 + \frac{c}{L_1^2}(\cosh(L_1 x_2) - 1)$, $c = L_0 + L_1 a$: an $(L_0, L_1)$-smooth
+    function on which the second-order condition of Cor. 2.7 (clipping reference,
+    $L = L_1$, $\bar L = L_0/L_1$) holds with equality along $x_2 = 0$.
+
+    $(L_0, L_1)$-smooth: $\|\nabla^2 f\| = c\cosh(L_1 x_2)$ and
+    $(L_0 + L_1\|\nabla f\|)^2 - \dots$: with $C = \cosh(L_1x_2)$,
+    $L_1^2 a^2 + c^2(C^2 - 1) - (cC - L_0)^2 = 2L_0c(C - 1) \ge 0$, so
+    $cC \le L_0 + \sqrt{L_1^2a^2 + c^2\sinh^2(L_1x_2)} = L_0 + L_1\|\nabla f\|$ (ours; checked
+    symbolically in the tests).  At $x_2 = 0$ the gradient $(a, 0)$ is orthogonal to the Hessian's
+    eigenvector $e_2$ with eigenvalue $c = L_0 + L_1\|\nabla f\|$, where
+    $\nabla^2\phi^*(\nabla f/\bar L)$ has eigenvalue $1/(1 + a/\bar L)$: their product is
+    $(L_0 + L_1 a)/(1 + L_1 a/L_0) = L_0 = L\bar L$ for every $a$.
+
+    Returns:
+        ``(f, grad, hess)`` callables on arrays of shape ``(2,)``.
+
+    Raises:
+        ValueError: unless $L_0, L_1 > 0$ and $a \ge 0$.
+    """
+    if not (L0 > 0 and L1 > 0 and a >= 0):
+        raise ValueError(f"need L0, L1 > 0 and a >= 0, got {L0!r}, {L1!r}, {a!r}")
+    c = L0 + L1 * a
+
+    def f(x: np.ndarray) -> float:
+        return float(a * x[0] + c / L1**2 * 2 * np.sinh(L1 * x[1] / 2) ** 2)
+
+    def grad(x: np.ndarray) -> np.ndarray:
+        return np.array([a, c / L1 * np.sinh(L1 * x[1])])
+
+    def hess(x: np.ndarray) -> np.ndarray:
+        return np.array([[0.0, 0.0], [0.0, c * np.cosh(L1 * x[1])]])
+
+    return f, grad, hess
+
+
+def anisotropic_pair(problem: SmoothProblem, ref: Reference, xbar: np.ndarray, x: np.ndarray, L: float,
+                     Lbar: float) -> tuple[float, float]:
+    r"""Definition 2.1 on one pair written as (measured, bound), both $\ge 0$ at the model's minimum:
+
+    measured $= f(x) - f(\bar x) + \frac{\bar L}{L}\phi(L(\bar x - \bar y))$ and
+    bound $= \frac{\bar L}{L}\phi(L(x - \bar y))$; the definition is measured $\le$ bound.  Their
+    ratio is 1 where $f$ meets its model; halving the bound is the near miss of the constant
+    $\bar L/L$ in front of the model.
+
+    Raises:
+        ValueError: as :func:`anisotropic_upper_bound`.
+    """
+    g = problem.grad(xbar)
+    shift = ref.grad_phi_star(g / Lbar) / L  # xbar - ybar
+    ybar = xbar - shift
+    measured = problem.f(x) - problem.f(xbar) + Lbar / L * ref.phi(L * shift)
+    bound = Lbar / L * ref.phi(L * (x - ybar))
+    if not (L > 0 and Lbar > 0):
+        raise ValueError(f"L and Lbar must be positive, got {L!r}, {Lbar!r}")
+    return float(measured), float(bound)

@@ -95,7 +95,8 @@ def fixed_step_method(gammas: list[float]) -> Callable[[Any, Any, int], Any]:
 def pep_worst_case(function_class: type, class_params: dict[str, float],
                    step: Callable[[Any, Any, int], Any], n_steps: int, *,
                    initial: str = "distance", radius: float = 1.0,
-                   performance: str = "function_gap", solver: str = "CLARABEL") -> PEPResult:
+                   performance: str = "function_gap", solver: str = "CLARABEL",
+                   include_last: bool = True) -> PEPResult:
     r"""Worst-case performance of an $N$-step method over a PEPit function class.
 
     Args:
@@ -114,6 +115,8 @@ def pep_worst_case(function_class: type, class_params: dict[str, float],
             ``"gradient_norm"`` $\|\nabla f(x_N)\|^2$; ``"min_gradient_norm"``
             $\min_{0 \le k \le N} \|\nabla f(x_k)\|^2$.
         solver: cvxpy solver name (CLARABEL: about 1e-9 relative accuracy on these SDPs).
+        include_last: for ``"min_gradient_norm"``, False takes the minimum over
+            $0 \le k < N$ only (the iterates whose gradients the method has used).
 
     Returns:
         :class:`PEPResult`; ``status`` is cvxpy's, so callers can refuse a non-optimal solve.
@@ -156,7 +159,7 @@ def pep_worst_case(function_class: type, class_params: dict[str, float],
     elif performance == "gradient_norm":
         problem.set_performance_metric(func.gradient(x) ** 2)
     else:
-        for p in points:
+        for p in points if include_last else points[:-1]:
             problem.set_performance_metric(func.gradient(p) ** 2)
     value = problem.solve(wrapper="cvxpy", solver=solver, verbose=0)
     status = str(problem.wrapper.prob.status) if value is not None else "unbounded"
