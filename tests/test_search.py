@@ -54,3 +54,39 @@ def test_search_is_deterministic_for_a_seed(tmp_path):
 def test_search_refuses_non_bound_claims(tmp_path):
     with pytest.raises(api.UsageError, match="for bound claims"):
         api.search("not_a_bound", db=tmp_path / "wb.sqlite", registry=build())
+
+
+def test_search_stays_inside_the_hypotheses_and_keeps_failure_reasons(tmp_path):
+    """The sweep range of a may go beyond the theorem (a <= 1 here); the search explores the
+    hypothesis range only. Failed instances keep their reasons, and warnings are counted, not
+    printed."""
+    reg = Registry()
+    seen = []
+
+    @claim(P, role="headline", source="Thm", evidence="bound", registry=reg, statement=r"$a x \le x$ for $a \le 1$",
+           params={"a": Param(0.5, low=0.0, high=3.0, hypothesis=(0.0, 1.0), doc="slope")})
+    def slope_at_most_one(ctx):
+        """a x <= x on [0, 1] when a <= 1."""
+        if ":" not in ctx.claim_id:  # the claim's own search, not its control's
+            seen.append(ctx["a"])
+        if 0.9 < ctx["a"] <= 1.0:
+            raise ValueError("slopes above 0.9 are not simulated")
+        np.exp(np.array([1000.0]))  # an overflow warning
+        x = np.linspace(0, 1, 11)
+        return Bound(ctx["a"] * x, x, why="exact")
+
+    slope_at_most_one.control("slope 2, outside the hypothesis", params={"a": 2.0})
+    s = api.search("slope_at_most_one", examples=25, db=tmp_path / "wb.sqlite", registry=reg)
+    assert max(seen) <= 1.0 + 1e-12 and not s.claim.violated
+    assert s.claim.errors > 0 and any("not simulated" in r for r in s.claim.failures)
+    assert "could not be evaluated" in s.claim.sentence() and "not simulated" in s.claim.sentence()
+    assert any("overflow" in w for w in s.claim.warnings)
+    (ctl,) = s.controls
+    assert ctl.violated  # the override a = 2 applies in the search of the control
+
+
+def test_a_hypothesis_range_outside_the_parameter_range_is_refused():
+    from workbench.model import ClaimDefinitionError
+
+    with pytest.raises(ClaimDefinitionError, match="hypothesis range"):
+        Param(0.5, low=0.0, high=1.0, hypothesis=(0.0, 2.0), doc="x")

@@ -48,10 +48,17 @@ class SearchOutcome:
     errors: int = 0
     worst: Probe | None = None
     violated: bool = False
+    failures: dict[str, int] = field(default_factory=dict)
+    warnings: dict[str, int] = field(default_factory=dict)
 
     def sentence(self) -> str:
-        skipped = f" ({self.errors} of {self.evaluations} instances failed or took over {PROBE_SECONDS:g} s)" \
-            if self.errors else ""
+        skipped = ""
+        if self.errors:
+            reasons = "; ".join(f"{n} x {reason}" for reason, n in sorted(self.failures.items(), key=lambda x: -x[1]))
+            skipped = f" ({self.errors} of {self.evaluations} instances could not be evaluated: {reasons})"
+        if self.warnings:
+            skipped += " (warnings: " + "; ".join(f"{n} x {w}" for w, n in sorted(self.warnings.items(),
+                                                                              key=lambda x: -x[1])) + ")"
         if self.worst is None:
             return f"{self.target}: no instance could be evaluated{skipped}"
         where = ", ".join(f"{k} = {v}" for k, v in self.worst.params.items())
@@ -77,15 +84,17 @@ class SearchSummary:
 
 
 def search_space(claim: Claim) -> dict[str, tuple[Any, Any]]:
-    """The declared parameters with a numeric range, as name -> (low, high).
+    """The numeric parameters the theorem's hypotheses allow, as name -> (low, high): each
+    parameter's ``hypothesis`` range where declared, else its declared range (a sweep range may go
+    beyond the hypotheses; a search for counterexamples must not).
 
     Raises:
         ValueError: when the claim is not a bound claim or declares no ranged parameter.
     """
     if claim.evidence != "bound":
         raise ValueError(f"counterexample search is for bound claims; {claim.id} has {claim.evidence} evidence")
-    space = {n: (p.low, p.high) for n, p in claim.params.items()
-             if p.low is not None and p.high is not None and p.choices is None
+    space = {n: p.search_range() for n, p in claim.params.items()
+             if p.search_range() is not None and p.choices is None
              and isinstance(p.quick, (int, float)) and not isinstance(p.quick, bool)}
     if not space:
         raise ValueError(f"claim {claim.id} declares no parameter with a numeric range (Param(low=, high=)) to search")
@@ -107,8 +116,9 @@ def _strategies(claim: Claim, space: dict[str, tuple[Any, Any]]) -> Any:
 PROBE_SECONDS = 20.0  # an instance that takes longer is skipped (counted with the errors)
 
 
-def _probe(claim: Claim, func: Any, uid: str, params: dict[str, Any], profile: str, seed: int) -> Probe:
-    values = claim.parameters(profile, params)
+def _probe(claim: Claim, func: Any, uid: str, params: dict[str, Any], profile: str, seed: int,
+           overrides: dict[str, Any] | None = None) -> Probe:
+    values = claim.parameters(profile, params) | (overrides or {})
     ctx = Context(uid, profile=profile, params=values, seed=seed, stream=point_stream(claim.id, params))
     with time_limit(min(claim.budget, PROBE_SECONDS)), threadpool_limits(limits=1):
         decision = decide(func(ctx), "bound")
@@ -117,8 +127,20 @@ def _probe(claim: Claim, func: Any, uid: str, params: dict[str, Any], profile: s
     return Probe(params, float(decision.headline["smallest_margin"]), decision.verdict.value, decision.summary)
 
 
-def search_function(claim: Claim, func: Any, uid: str, *, examples: int, profile: str, seed: int) -> SearchOutcome:
-    """Search the claim's space for the instance of ``func`` with the smallest bound margin."""
+def _reason(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    if type(exc).__name__ == "BudgetExceeded":
+        text = f"took over {PROBE_SECONDS:g} s"
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def search_function(claim: Claim, func: Any, uid: str, *, examples: int, profile: str, seed: int,
+                    overrides: dict[str, Any] | None = None) -> SearchOutcome:
+    """Search the claim's space for the instance of ``func`` (run with the parameter ``overrides``
+    of a control) with the smallest bound margin.  Instances that fail are counted with their
+    reasons; warnings they raise (overflow...) are counted, not printed."""
+    import warnings
+
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hypothesis_seed
 
@@ -132,10 +154,19 @@ def search_function(claim: Claim, func: Any, uid: str, *, examples: int, profile
     def explore(params: dict[str, Any]) -> None:
         params = {name: params[name] for name in space}  # the claim's order, for the report
         outcome.evaluations += 1
-        try:
-            probe = _probe(claim, func, uid, params, profile, seed)
-        except Exception:  # noqa: BLE001 - an instance the check cannot evaluate is counted, not fatal
-            outcome.errors += 1
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                probe = _probe(claim, func, uid, params, profile, seed, overrides)
+            except Exception as exc:  # noqa: BLE001 - an instance the check cannot evaluate is counted, not fatal
+                outcome.errors += 1
+                reason = _reason(exc)
+                outcome.failures[reason] = outcome.failures.get(reason, 0) + 1
+                probe = None
+        for w in caught:
+            text = f"{w.category.__name__}: {str(w.message)[:80]}"
+            outcome.warnings[text] = outcome.warnings.get(text, 0) + 1
+        if probe is None:
             return
         target(-probe.margin if math.isfinite(probe.margin) else 0.0, label="violation")
         if probe.verdict == Verdict.REFUTED.value:
@@ -152,6 +183,8 @@ def run_search(claim: Claim, *, examples: int = 40, profile: str = "quick", seed
     """Search the claim and each of its controls (see the module docstring)."""
     space = search_space(claim)
     main = search_function(claim, claim.func, claim.id, examples=examples, profile=profile, seed=seed)
-    controls = [search_function(claim, c.func, c.id, examples=examples, profile=profile, seed=seed)
+    controls = [search_function(claim, c.func, c.id, examples=examples, profile=profile, seed=seed,
+                                overrides={k: claim.params[k].coerce(k, v, check_range=False)
+                                           for k, v in (c.params or {}).items()})
                 for c in claim.controls]
     return SearchSummary(claim.id, space, main, controls)

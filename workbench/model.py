@@ -150,9 +150,12 @@ class Param:
     Args:
         quick: value used by the ``quick`` profile.
         full: value used by the ``full`` profile (defaults to ``quick``).
-        low, high: inclusive numeric range accepted from a sweep or the command line.
+        low, high: inclusive numeric range accepted from a sweep or the command line.  A sweep may
+            go beyond the theorem's hypotheses to show where the claim stops holding.
         choices: the admissible values, for categorical parameters.
         doc: what the parameter is, with its unit.
+        hypothesis: the range the theorem's hypotheses allow, ``(low, high)``, when narrower than
+            the sweep range: ``workbench search`` looks for counterexamples there only.
 
     The parameter's type is the type of ``quick``; values given as strings (from the command
     line) are converted to it.
@@ -164,6 +167,25 @@ class Param:
     high: float | None = None
     choices: Sequence[Any] | None = None
     doc: str = ""
+    hypothesis: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.hypothesis is not None:
+            lo, hi = self.hypothesis
+            if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
+                raise ClaimDefinitionError(f"a parameter's hypothesis range must be (low, high) with low <= high, "
+                                           f"not {self.hypothesis!r}")
+            if (self.low is not None and lo < self.low) or (self.high is not None and hi > self.high):
+                raise ClaimDefinitionError(f"the hypothesis range {self.hypothesis} must lie inside the parameter's "
+                                           f"range [{self.low}, {self.high}]")
+
+    def search_range(self) -> tuple[float, float] | None:
+        """Where a counterexample search looks: the hypothesis range, else the declared range."""
+        if self.hypothesis is not None:
+            return self.hypothesis
+        if self.low is not None and self.high is not None:
+            return (self.low, self.high)
+        return None
 
     def value(self, profile: str) -> Any:
         return self.quick if profile == "quick" or self.full is None else self.full
