@@ -243,3 +243,13 @@ def test_a_broken_paper_module_is_skipped_and_the_others_load(tmp_path, monkeypa
     assert "b_broken" in text and "oops" in text
     assert "c_duplicate" in text and "slug" in text
     assert "d_syntax" in text and "SyntaxError" in text
+
+
+def test_provenance_names_the_paper_packages_and_what_the_claims_import():
+    from workbench.registry import load
+
+    claims = [c for c in load().claims.values() if c.paper.slug == "nonlinear_precond_gd"]
+    meta = api.run_metadata(1, "loky", claims)
+    assert meta["versions"]["PEPit"] != "not installed"
+    assert meta["paper_packages"]["theorems"]["distribution"] == "workbench"
+    assert "git_revision" in meta["paper_packages"]["theorems"]

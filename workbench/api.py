@@ -62,19 +62,48 @@ class RunSummary:
         return not self.interrupted and all(r["verdict"] == Verdict.VERIFIED.value for r in self.results)
 
 
-def run_metadata(jobs: int, backend: str) -> dict[str, Any]:
-    """Versions of the numerical packages, git revision, host and Python of this run."""
-    versions = package_versions(VERSIONED)
+def git_revision(folder: Path) -> str | None:
+    """The short git revision of the checkout holding ``folder`` (``+modified`` when it has
+    uncommitted changes), or None outside a git checkout."""
     try:
         rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).resolve().parent, timeout=5).stdout.strip() or None
+                             cwd=folder, timeout=5).stdout.strip() or None
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, cwd=Path(__file__).resolve().parent, timeout=5).stdout.strip()
-        if rev and dirty:
-            rev += "+modified"
+                               text=True, cwd=folder, timeout=5).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        rev = None
-    return {"versions": versions, "git_revision": rev, "host": socket.gethostname(),
+        return None
+    return f"{rev}+modified" if rev and dirty else rev
+
+
+def paper_packages(claims: list[Claim]) -> dict[str, dict[str, str | None]]:
+    """The packages the claims' paper modules come from (``theorems`` included): for each, the
+    distribution and version that provide it and the git revision of its checkout."""
+    import importlib
+    import sys
+
+    from .cache import _top_level_distributions, _version
+
+    out: dict[str, dict[str, str | None]] = {}
+    for top in sorted({c.module.split(".")[0] for c in claims}):
+        module = sys.modules.get(top) or importlib.import_module(top)
+        where = getattr(module, "__file__", None) or next(iter(getattr(module, "__path__", [])), None)
+        dists = _top_level_distributions().get(top, ())
+        out[top] = {"distribution": dists[0] if dists else None, "version": _version(dists[0]) if dists else None,
+                    "git_revision": git_revision(Path(where).resolve().parent) if where else None}
+    return out
+
+
+def run_metadata(jobs: int, backend: str, claims: list[Claim] | None = None) -> dict[str, Any]:
+    """Versions of the numerical packages and solvers, of every distribution the claims import
+    from, the packages their papers come from (version, git revision), the engine's git revision,
+    host and Python of this run."""
+    from .cache import reached_distributions
+
+    versions = package_versions(VERSIONED)
+    for c in claims or []:
+        versions |= reached_distributions(c)
+    return {"versions": versions, "git_revision": git_revision(Path(__file__).resolve().parent),
+            "paper_packages": paper_packages(claims or []), "host": socket.gethostname(),
             "python": platform.python_version(), "platform": platform.platform(), "jobs": jobs,
             "backend": backend, "cpus": os.cpu_count()}
 
@@ -247,7 +276,7 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         else:
             run_id = store.start_run(seed=seed, profile=profile, jobs=jobs, backend=backend,
                                      selection=[c.id for c in claims],
-                                     metadata=run_metadata(jobs, backend) | {"scheduler": scheduler})
+                                     metadata=run_metadata(jobs, backend, claims) | {"scheduler": scheduler})
         results = ResultCache(Path(db).parent / "cache", warn=_cache_warning()) if cache else None
         try:
             with parallel_backend(backend, scheduler, jobs) as (backend_name, workers):
@@ -416,7 +445,7 @@ def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str
             summary = run_sweep(c, parsed, store=store, profile=profile, seed=seed, backend=backend_name,
                                 jobs=workers if backend_name != "sequential" else 1, progress=advance,
                                 in_registry=registry is None,
-                                metadata=run_metadata(workers, backend_name) | {"scheduler": scheduler},
+                                metadata=run_metadata(workers, backend_name, [c]) | {"scheduler": scheduler},
                                 cache=ResultCache(Path(db).parent / "cache", warn=_cache_warning()) if cache else None)
         if out is not None:
             from .report import sweep_figure
