@@ -12,6 +12,7 @@ import functools
 import hashlib
 import math
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -41,6 +42,9 @@ def seed_sequence(root_seed: int, *key: Any) -> np.random.SeedSequence:
     """
     return np.random.SeedSequence(entropy=int(root_seed), spawn_key=key_words(*key))
 
+
+PARALLEL_MIN_SECONDS = 0.5
+"""Work that would take less than this in the claim's own process is not sent to workers."""
 
 _pinned_pid: int | None = None
 
@@ -169,12 +173,31 @@ class Context:
         if n < 1:
             raise ValueError(f"the number of trials must be at least 1, not {n}")
         key = (self.seed, self.stream, label)
-        parts = _chunks(n, self.jobs, chunk)
+        return self._spread(lambda r: _run_chunk(func, key, r, args, kwargs), _chunks(n, self.jobs, chunk),
+                            lambda r: joblib.delayed(_in_worker)(_run_chunk, func, key, r, args, kwargs))
+
+    def _spread(self, here: Callable[[range], list[Any]], parts: list[range],
+                task: Callable[[range], Any]) -> list[Any]:
+        """Run ``parts`` in this process or on the workers, and concatenate in order.
+
+        The first part runs here and is timed: when the rest would take less than
+        :data:`PARALLEL_MIN_SECONDS` here, it runs here too, since starting tasks on workers (which
+        may first have to import heavy packages) would cost more than it saves.  The numbers are
+        the same either way: every item's randomness is keyed by its identity.
+        """
         par = self._parallel(len(parts))
         if par is None:  # in this process: run_claim already limits BLAS to one thread
-            return _run_chunk(func, key, range(n), args, kwargs)
-        out = par(joblib.delayed(_in_worker)(_run_chunk, func, key, r, args, kwargs) for r in parts)
-        return [x for part in out for x in part]
+            return here(range(parts[0].start, parts[-1].stop))
+        if self.backend == "dask":  # a cluster was asked for: every part goes there
+            out = par(task(r) for r in parts)
+            return [x for part in out for x in part]
+        start = time.perf_counter()
+        first = here(parts[0])
+        rest = parts[1:]
+        if (time.perf_counter() - start) * len(rest) < PARALLEL_MIN_SECONDS:
+            return first + here(range(rest[0].start, rest[-1].stop))
+        out = par(task(r) for r in rest)
+        return first + [x for part in out for x in part]
 
     def worst_case(self, func: Callable[[dict[str, Any]], Any], space: dict[str, tuple], *, evaluations: int = 200,
                    relation: str = "<=", label: str = "worst case") -> WorstCase:
@@ -211,12 +234,10 @@ class Context:
         or derives its generator from the item through :meth:`generator`.
         """
         items = list(items)
-        parts = _chunks(len(items), self.jobs, chunk)
-        par = self._parallel(len(parts))
-        if par is None:
-            return _map_chunk(func, items)
-        out = par(joblib.delayed(_in_worker)(_map_chunk, func, items[r.start : r.stop]) for r in parts)
-        return [x for part in out for x in part]
+        if not items:
+            return []
+        return self._spread(lambda r: _map_chunk(func, items[r.start : r.stop]), _chunks(len(items), self.jobs, chunk),
+                            lambda r: joblib.delayed(_in_worker)(_map_chunk, func, items[r.start : r.stop]))
 
 
 
