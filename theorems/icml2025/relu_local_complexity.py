@@ -155,9 +155,9 @@ SIZE_PARAMS = {
               "exact region walk along random segments divided by $c_dL$, and the closed form for "
               "one hidden layer, compared within a 99.9% interval of their Monte Carlo errors.",
        params={**SIZE_PARAMS,
-               "samples": Param(20000, full=40000, low=1000, high=10**7,
+               "samples": Param(10000, full=40000, low=1000, high=10**7,
                                 doc="inputs of the co-area estimate"),
-               "segments": Param(2000, full=5000, low=250, high=10**6,
+               "segments": Param(1000, full=5000, low=250, high=10**6,
                                  doc="random segments of the Crofton estimate (batches of 250)"),
                "length": Param(0.4, full=0.3, low=0.01, high=2.0, doc="segment length L"),
                "bandwidth": Param(0.05, full=0.03, low=1e-3, high=0.5,
