@@ -1,8 +1,11 @@
 """Unit tests of simulations.algebra.cauchy_schwarz against values obtained another way.
 
 References: hand-computed values; the Cauchy-Schwarz gap computed from (u, v) with numpy; sympy
-differentiation of the closed forms; central finite differences.
+differentiation of the closed forms; central finite differences; binomial sums by hand and the
+symmetry of the l-infinity recovery probability; a Monte Carlo of the l-infinity linear program.
 """
+
+import math
 
 import numpy as np
 import pytest
@@ -10,17 +13,22 @@ import sympy as sp
 
 from simulations.algebra.cauchy_schwarz import (
     binary_gradient,
+    binary_recovery_trial,
     binary_regularizer,
+    cs_recovery,
     cs_value,
     eigenvector_gradient,
     eigenvector_regularizer,
     fixed_scale_gradient,
     fixed_scale_penalty,
     lagrange_sum_of_squares,
+    linf_recovery,
+    linf_success_probability,
     one_sided_gradient,
     one_sided_regularizer,
     orthogonal_gradient,
     orthogonal_regularizer,
+    recovered,
     symbolic_pair,
     symbolic_regularizer,
     ternary_gradient,
@@ -119,3 +127,53 @@ def test_bad_input_raises():
         symbolic_pair("quaternary", [sp.Symbol("x")])
     with pytest.raises(ValueError):
         lagrange_sum_of_squares([1, 2], [1])
+
+
+# ----------------------------------------------------------------------------- recovery
+def test_linf_success_probability_by_hand():
+    assert linf_success_probability(3, 3) == 1.0
+    assert linf_success_probability(2, 3) == 0.75          # (C(2,0) + C(2,1)) / 4
+    assert linf_success_probability(1, 5) == 1 / 16
+    assert linf_success_probability(16, 32) == 0.5         # sum of the lower half of C(31, k) / 2^31
+    for N in (7, 12, 33):
+        for M in range(1, N):                              # P(M) + P(N - M) = 1 (complementary sums)
+            assert math.isclose(linf_success_probability(M, N) + linf_success_probability(N - M, N), 1.0)
+    with pytest.raises(ValueError):
+        linf_success_probability(0, 4)
+
+
+def test_linf_linear_program_matches_closed_form():
+    # 400 instances of N = 10, M = 5: the closed form gives 2^-9 (1 + 9 + 36 + 84 + 126) = 0.5;
+    # the count must fall within 4 binomial standard errors (sd = 0.025).
+    rng = np.random.default_rng(11)
+    hits = 0
+    for _ in range(400):
+        A = rng.standard_normal((5, 10))
+        x = np.where(rng.random(10) < 0.5, -1.0, 1.0)
+        sol = linf_recovery(A, A @ x)
+        np.testing.assert_allclose(A @ sol, A @ x, atol=1e-7)
+        hits += recovered(sol, x)
+    assert abs(hits / 400 - linf_success_probability(5, 10)) < 4 * 0.025
+
+
+def test_cs_recovery_from_many_measurements(rng):
+    # With M = N - 2 the affine set meets {+-1}^N only at x* for almost every A (two free
+    # directions), and l_bin is small only near scaled sign vectors: every start recovers x*.
+    N = 16
+    A = rng.standard_normal((N - 2, N))
+    x = np.where(rng.random(N) < 0.5, -1.0, 1.0)
+    sol, used = cs_recovery(A, A @ x, rng, starts=3, reference=x)
+    assert recovered(sol, x) and used == 1
+    np.testing.assert_allclose(A @ sol, A @ x, atol=1e-8)
+    assert binary_regularizer(sol) < 1e-6
+
+
+def test_recovery_bad_input(rng):
+    with pytest.raises(ValueError):
+        cs_recovery(np.ones((4, 3)), np.ones(4), rng)
+    with pytest.raises(ValueError):
+        cs_recovery(np.ones((2, 3)), np.ones(2), rng, regularizer="eigenvector")
+    with pytest.raises(ValueError):
+        recovered([1.0, 2.0], [0.0, 0.0])
+    with pytest.raises(ValueError):
+        binary_recovery_trial(rng, 8, 8)

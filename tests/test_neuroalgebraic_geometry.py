@@ -2,7 +2,9 @@
 
 References: sympy expansion and differentiation of the network polynomial; sympy matrix ranks;
 binomial counts; the Alexander-Hirschowitz values quoted in the literature (quadrics
-3 x 2 -> 5, ternary quartics of rank 5 -> 14, the 4 sporadic cases); central finite differences.
+3 x 2 -> 5, ternary quartics of rank 5 -> 14, the 4 sporadic cases); central finite differences;
+dimensions counted by hand from the structure of the network (bottlenecks, the first layer
+composed with a filling tail).
 """
 
 import math
@@ -12,13 +14,20 @@ import pytest
 import sympy as sp
 
 from simulations.algebra.neurovariety import (
+    activation_threshold_bound,
     alexander_hirschowitz_dimension,
     ambient_dimension,
+    architectures,
     bottleneck_dimension,
+    certified_rank,
     coefficient_jacobian,
     coefficient_map,
+    composition_upper_bound,
     expected_neurovariety_dimension,
+    first_bottleneck,
     is_alexander_hirschowitz_defective,
+    is_equi_width,
+    known_dimension,
     monomial_exponents,
     network_forward,
     neurovariety_dimension,
@@ -224,3 +233,89 @@ def test_bad_input_raises(rng):
         sample_jacobian(random_weights((3, 2, 1), rng), np.zeros((4, 2)), 2)
     with pytest.raises(ValueError):
         rank_mod_p(np.eye(2, dtype=np.int64), 2**40)
+
+
+# ----------------------------------------------------------------------------- theory helpers
+def _sympy_dimension(widths, degree, rng):
+    """Rank over Q of the coefficient Jacobian at a random integer point, computed with sympy
+    alone: one column per weight, from the network expanded with that weight left symbolic."""
+    x = sp.symbols(f"x0:{widths[0]}")
+    t = sp.Symbol("t")
+    shapes = [(b, a) for a, b in zip(widths[:-1], widths[1:], strict=False)]
+    point = [sp.Matrix(rng.integers(2, 40, size=shape).tolist()) for shape in shapes]
+    D = output_degree(widths, degree)
+    monomials = monomial_exponents(widths[0], D)
+    columns = []
+    for k, (rows, cols) in enumerate(shapes):
+        for i in range(rows):
+            for j in range(cols):
+                Ws = [W.copy() for W in point]
+                value = Ws[k][i, j]
+                Ws[k][i, j] = t
+                a = sp.Matrix(x)
+                for m, W in enumerate(Ws):
+                    a = W * a
+                    if m < len(Ws) - 1:
+                        a = a.applyfunc(lambda z: sp.expand(z**degree))
+                col = []
+                for out in a:
+                    poly = sp.Poly(sp.expand(out), *x)
+                    col += [sp.diff(poly.coeff_monomial(e), t).subs(t, value) for e in monomials]
+                columns.append(col)
+    return sp.Matrix(columns).T.rank()
+
+
+def test_deep_bottleneck_against_sympy(rng):
+    # (3,3,1,2), r = 2: outputs v q(x)^2 with q a ternary quadric (6 dims) and v in R^2 sharing a
+    # scale: 6 + 2 - 1 = 7 (the first-layer formula d_0 + d_h - 1 would give 4).
+    assert first_bottleneck((3, 3, 1, 2)) == 2 and first_bottleneck((3, 3, 2)) is None
+    assert bottleneck_dimension((3, 3, 1, 2), 2) == 7 == _sympy_dimension((3, 3, 1, 2), 2, rng)
+    # (2,3,1,2), r = 3: binary cubics fill at 4 dims, plus 1.
+    assert bottleneck_dimension((2, 3, 1, 2), 3) == 5 == _sympy_dimension((2, 3, 1, 2), 3, rng)
+    # a given prefix dimension is used as is
+    assert bottleneck_dimension((2, 2, 2, 1, 3), 2, prefix_dimension=5) == 7
+
+
+def test_composition_bound_and_certified_rank_against_sympy(rng):
+    # (3,3,3,1), r = 2: y = W1 x, output Q(y1^2, y2^2, y3^2) with Q any ternary quadric (6) and
+    # W1 in GL_3 up to the diagonal torus (9 - 3): 12 < 15 = expected = ambient.
+    bound = composition_upper_bound((3, 3, 3, 1), 2, alexander_hirschowitz_dimension(3, 2, 3))
+    assert bound == 12 and expected_neurovariety_dimension((3, 3, 3, 1), 2) == 15
+    assert _sympy_dimension((3, 3, 3, 1), 2, rng) == 12
+    assert certified_rank((3, 3, 3, 1), 2, rng) == 12
+    # (2,3,2,2), r = 2: outputs in span{q1^2, q2^2} for two binary quadrics: 4 + 4 = 8 < 10.
+    assert _sympy_dimension((2, 3, 2, 2), 2, rng) == 8 == certified_rank((2, 3, 2, 2), 2, rng)
+
+
+def test_certified_rank_at_high_degree(rng):
+    # Shallow single output at r = 14: Alexander-Hirschowitz gives min(2 * 2, 15) = 4 for two binary
+    # forms; equi-width (2,2,2) at r = 14: 2 + 1*2 + 1*2 = 6.
+    assert certified_rank((2, 2, 1), 14, rng) == alexander_hirschowitz_dimension(2, 14, 2) == 4
+    assert certified_rank((2, 2, 2), 14, rng) == 6
+    # a point with a dead neuron (zero row of W_1) loses that neuron's directions
+    W = random_weights((3, 3, 1), rng, modulus=P)
+    W[0][0] = 0
+    assert certified_rank((3, 3, 1), 3, rng, weights=W) < certified_rank((3, 3, 1), 3, rng)
+
+
+def test_threshold_equiwidth_and_known_dimension():
+    assert activation_threshold_bound((2, 2, 1)) == 13 and activation_threshold_bound((3, 2, 3, 1)) == 37
+    assert is_equi_width((4, 4, 4)) and not is_equi_width((3, 3, 3, 1))
+    assert known_dimension((3, 4), 2) == 12
+    assert known_dimension((3, 2, 1), 2) == 5                      # Alexander-Hirschowitz
+    assert known_dimension((3, 3, 3, 3), 2) == expected_neurovariety_dimension((3, 3, 3, 3), 2)
+    assert known_dimension((3, 3, 3, 1), 38) == 15                 # above 6*9 - 18 + 1 = 37
+    assert known_dimension((3, 1, 2), 2) == 3 + 2 - 1
+    with pytest.raises(ValueError):
+        known_dimension((3, 3, 3, 1), 2)
+
+
+def test_architecture_box_by_hand():
+    # widths {1, 2}, depth 2, input >= 2, no hidden width 1: (2, 2, 1) and (2, 2, 2).
+    assert architectures((1, 2), (2,)) == [(2, 2, 1), (2, 2, 2)]
+    boxed = architectures((1, 2, 3), (1, 2))
+    # depth 1: 2 inputs x 3 outputs; depth 2: 2 inputs x 2 hidden x 3 outputs
+    assert len(boxed) == 6 + 12
+    assert len(architectures((1, 2), (2,), bottlenecks=True)) == 4
+    with pytest.raises(ValueError):
+        architectures((2,), (0,))

@@ -26,6 +26,7 @@ expressions, for proofs).
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 import numpy as np
@@ -191,3 +192,139 @@ def lagrange_sum_of_squares(u, v):
     if len(u) != len(v):
         raise ValueError(f"u and v must have the same length, got {len(u)} and {len(v)}")
     return sum((u[i] * v[j] - u[j] * v[i]) ** 2 for i, j in combinations(range(len(u)), 2))
+
+
+# --------------------------------------------------------------------------- recovery from Ax = b
+# The solution-recovery experiment of the paper (Sec. 3.1): a vector x* with entries in a finite
+# alphabet is to be recovered from M < N Gaussian measurements b = A x* by minimising a CS
+# regularizer over the affine set {x : Ax = b}, against a convex baseline on the same instance.
+_VECTOR_FUNCS = {
+    "binary": (binary_regularizer, binary_gradient),
+    "one_sided": (one_sided_regularizer, one_sided_gradient),
+    "ternary": (ternary_regularizer, ternary_gradient),
+}
+
+
+def _measurements(A, b) -> tuple[np.ndarray, np.ndarray]:
+    A = np.asarray(A, dtype=float)
+    b = np.asarray(b, dtype=float).ravel()
+    if A.ndim != 2 or A.shape[0] != b.size:
+        raise ValueError(f"A must be an M x N matrix and b a vector of length M, got {A.shape} and {b.shape}")
+    if A.shape[0] >= A.shape[1]:
+        raise ValueError(f"the system must be underdetermined (M < N), got M = {A.shape[0]}, N = {A.shape[1]}")
+    return A, b
+
+
+def cs_recovery(A, b, rng: np.random.Generator, *, regularizer: str = "binary", starts: int = 10,
+                reference=None, tol: float = 1e-2, max_iter: int = 2000) -> tuple[np.ndarray, int]:
+    """Minimise a CS regularizer over ``{x : Ax = b}`` from random starts (paper, Sec. 3.1).
+
+    The affine set is parametrised as ``x = x_p + Q y`` (``x_p`` the least-norm solution, ``Q`` an
+    orthonormal basis of the null space of ``A``, from scipy), and ``y -> l(x_p + Q y)`` is
+    minimised by scipy's L-BFGS-B from ``Q^T g``, ``g ~ N(0, I_N)``, as the authors restart their
+    accelerated projected gradient (their ``binary_recovery.m`` uses up to 10 starts).
+
+    Args:
+        A: ``(M, N)`` measurement matrix, ``M < N``; b: ``(M,)`` measurements.
+        regularizer: ``"binary"``, ``"one_sided"`` or ``"ternary"``.
+        starts: random starts; stops early once ``reference`` is recovered.
+        reference: the vector to recover (optional); a start succeeds when
+            ``||x - reference|| / ||reference|| < tol``.
+        max_iter: L-BFGS-B iterations per start.
+
+    Returns:
+        ``(x, used)``: the last start's minimiser (the recovered one when a start succeeded) and the
+        number of starts used.
+
+    Raises:
+        ValueError: on shapes that are not an underdetermined system, an unknown regularizer or
+            ``starts < 1``.
+    """
+    from scipy.linalg import lstsq, null_space
+    from scipy.optimize import minimize
+
+    A, b = _measurements(A, b)
+    if regularizer not in _VECTOR_FUNCS:
+        raise ValueError(f"regularizer must be one of {tuple(_VECTOR_FUNCS)}, not {regularizer!r}")
+    if starts < 1:
+        raise ValueError(f"need at least one start, got {starts}")
+    value, gradient = _VECTOR_FUNCS[regularizer]
+    x_p = lstsq(A, b)[0]
+    Q = null_space(A)
+
+    def objective(y):
+        x = x_p + Q @ y
+        return value(x), Q.T @ gradient(x)
+
+    x = x_p
+    for used in range(1, int(starts) + 1):
+        y0 = Q.T @ rng.standard_normal(A.shape[1])
+        res = minimize(objective, y0, jac=True, method="L-BFGS-B",
+                       options={"maxiter": int(max_iter), "gtol": 1e-12, "ftol": 1e-15})
+        x = x_p + Q @ res.x
+        if reference is not None and recovered(x, reference, tol):
+            return x, used
+    return x, int(starts)
+
+
+def recovered(x, reference, tol: float = 1e-2) -> bool:
+    """The paper's success criterion ``||x - x*|| / ||x*|| < tol`` (``tol = 1e-2`` in the authors' code)."""
+    x, ref = np.ravel(x), np.ravel(reference)
+    if x.shape != ref.shape or not np.any(ref):
+        raise ValueError("x and a nonzero reference of the same length are needed")
+    return bool(np.linalg.norm(x - ref) / np.linalg.norm(ref) < tol)
+
+
+def linf_recovery(A, b) -> np.ndarray:
+    """The l-infinity baseline: ``argmin ||x||_inf`` subject to ``Ax = b``, as a linear program
+    (``min t`` with ``-t <= x_i <= t``) solved by HiGHS through scipy.
+
+    Raises:
+        ValueError: on a malformed system; RuntimeError when HiGHS does not report optimality.
+    """
+    from scipy.optimize import linprog
+
+    A, b = _measurements(A, b)
+    M, N = A.shape
+    c = np.zeros(N + 1)
+    c[-1] = 1.0
+    eye = np.eye(N)
+    A_ub = np.block([[eye, -np.ones((N, 1))], [-eye, -np.ones((N, 1))]])
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(2 * N), A_eq=np.hstack([A, np.zeros((M, 1))]), b_eq=b,
+                  bounds=[(None, None)] * N + [(0, None)], method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"l-infinity linear program not solved: {res.message}")
+    return res.x[:N]
+
+
+def linf_success_probability(M: int, N: int) -> float:
+    """Probability that a fixed vertex ``x*`` of ``{-1, 1}^N`` is the unique l-infinity minimiser
+    over ``{x : Ax = A x*}`` for Gaussian ``A`` of size ``M x N``:
+    ``2^{-(N-1)} sum_{k=0}^{M-1} C(N-1, k)`` (Donoho & Tanner, "Counting the faces of
+    randomly-projected hypercubes and orthants", 2010; Mangasarian & Recht 2011).  It is 1/2 at
+    ``M = N/2``: the baseline's phase transition.
+
+    Raises:
+        ValueError: unless ``1 <= M <= N``.
+    """
+    M, N = int(M), int(N)
+    if not 1 <= M <= N:
+        raise ValueError(f"need 1 <= M <= N, got M = {M}, N = {N}")
+    return math.fsum(math.comb(N - 1, k) for k in range(M)) / 2 ** (N - 1)
+
+
+def binary_recovery_trial(rng: np.random.Generator, N: int, M: int, *, regularizer: str = "binary",
+                          starts: int = 10, tol: float = 1e-2) -> tuple[bool, bool]:
+    """One instance of the binary recovery experiment: ``A ~ N(0, 1)^{M x N}``, ``x*`` uniform on
+    ``{-1, 1}^N``, ``b = A x*``; returns (CS regularizer recovered x*, l-infinity recovered x*).
+
+    Raises:
+        ValueError: unless ``1 <= M < N``.
+    """
+    if not 1 <= M < N:
+        raise ValueError(f"need 1 <= M < N, got M = {M}, N = {N}")
+    A = rng.standard_normal((M, N))
+    x_star = np.where(rng.random(N) < 0.5, -1.0, 1.0)
+    b = A @ x_star
+    x_cs, _ = cs_recovery(A, b, rng, regularizer=regularizer, starts=starts, reference=x_star, tol=tol)
+    return recovered(x_cs, x_star, tol), recovered(linf_recovery(A, b), x_star, tol)

@@ -28,8 +28,11 @@ Three ways to compute the rank are provided:
   elimination on Python integers), for small cases; also a certified lower bound.
 
 The upper bound comes from :func:`expected_neurovariety_dimension` (parameters minus the
-rescaling symmetries, capped by the ambient dimension) or, in the classical defective cases,
-from :func:`alexander_hirschowitz_dimension` and :func:`bottleneck_dimension`.
+rescaling symmetries, capped by the ambient dimension), from :func:`composition_upper_bound`
+(the first layer composed with the tail network) or, where a theorem gives the dimension, from
+:func:`known_dimension` (Alexander-Hirschowitz, bottlenecks, Finkel et al.'s equi-width and
+high-degree theorems).  :func:`certified_rank` computes the GF(p) lower bound from only as many
+samples as the dimension needs, so activation degrees in the tens stay cheap.
 """
 
 from __future__ import annotations
@@ -149,17 +152,133 @@ def alexander_hirschowitz_dimension(n_vars: int, degree: int, rank: int) -> int:
     return generic - 1 if (n_vars, degree, rank) in AH_SPORADIC else generic
 
 
-def bottleneck_dimension(widths, degree) -> int:
-    """Dimension when some hidden width is 1: the outputs are ``v * (w . x)**D``.
+def first_bottleneck(widths) -> int | None:
+    """Index ``k`` (1-based layer index, ``1 <= k <= h - 1``) of the first hidden layer of width 1,
+    or None when no hidden layer has width 1."""
+    widths = tuple(int(w) for w in widths)
+    for k in range(1, len(widths) - 1):
+        if widths[k] == 1:
+            return k
+    return None
 
-    The image is the set of ``v (w.x)^D`` with ``v`` in R^{d_h}, ``w`` in R^{d_0}: a cone of
-    dimension ``d_0 + d_h - 1`` (the scale is shared).  Raises ValueError when no hidden layer
-    has width 1.
+
+def bottleneck_dimension(widths, degree, prefix_dimension: int | None = None) -> int:
+    """Dimension when some hidden width is 1: ``dim V(d_0, ..., d_{k-1}, 1) + d_h - 1``.
+
+    With ``k`` the first hidden layer of width 1, the network is ``x -> v q(x)**e`` with
+    ``q`` the single-output prefix network ``(d_0, ..., d_{k-1}, 1)``, ``e = r**(h-k)`` and
+    ``v`` in ``R^{d_h}``: the image is ``{v q^e}`` with ``q`` in the prefix's neurovariety (a cone:
+    its last layer is linear) and one shared scale, so its dimension is the prefix's plus
+    ``d_h - 1``.  For a bottleneck in the first hidden layer the prefix is the space of linear
+    forms and this is ``d_0 + d_h - 1``.
+
+    Args:
+        prefix_dimension: the dimension of the prefix neurovariety when it is known from
+            elsewhere; by default :func:`known_dimension` of the prefix.
+
+    Raises:
+        ValueError: when no hidden layer has width 1, or when the prefix's dimension is not
+            given and no theorem gives it.
     """
     widths, degree = _check_architecture(widths, degree)
-    if 1 not in widths[1:-1]:
+    k = first_bottleneck(widths)
+    if k is None:
         raise ValueError(f"architecture {widths} has no hidden layer of width 1")
-    return widths[0] + widths[-1] - 1
+    if prefix_dimension is None:
+        prefix_dimension = known_dimension(widths[: k + 1], degree)
+    return int(prefix_dimension) + widths[-1] - 1
+
+
+def is_equi_width(widths) -> bool:
+    """True when every width, input and output included, is the same (``d_0 = ... = d_h``)."""
+    widths = tuple(int(w) for w in widths)
+    return len(set(widths)) == 1
+
+
+def activation_threshold_bound(widths) -> int:
+    """Finkel, Rodriguez, Wu & Yahl's universal bound ``6 m**2 - 6 m + 1`` on the activation
+    degree threshold, ``m`` the largest width (Algebraic Statistics 16 (2025); arXiv 2408.04569).
+
+    For an architecture without hidden layers of width 1, the neurovariety has the expected
+    dimension for every activation degree ``r`` above this bound.
+    """
+    m = max(int(w) for w in widths)
+    return 6 * m * m - 6 * m + 1
+
+
+def known_dimension(widths, degree) -> int:
+    """The dimension of the neurovariety where a theorem gives it.
+
+    In order: one layer (all ``d_1 x d_0`` matrices); linear networks (determinantal variety);
+    a hidden layer of width 1 (:func:`bottleneck_dimension`); shallow single-output networks
+    (Alexander-Hirschowitz); equi-width architectures (expected dimension for every ``r >= 2``,
+    Finkel et al.); activation degrees above :func:`activation_threshold_bound` (expected
+    dimension, Finkel et al.).
+
+    Raises:
+        ValueError: when none of these applies (the dimension is then only computable).
+    """
+    widths, degree = _check_architecture(widths, degree)
+    if len(widths) == 2:
+        return widths[0] * widths[1]
+    if degree == 1:
+        return linear_network_dimension(widths)
+    if first_bottleneck(widths) is not None:
+        return bottleneck_dimension(widths, degree)
+    if len(widths) == 3 and widths[-1] == 1:
+        return alexander_hirschowitz_dimension(widths[0], degree, widths[1])
+    if is_equi_width(widths) or degree > activation_threshold_bound(widths):
+        return expected_neurovariety_dimension(widths, degree)
+    raise ValueError(f"no theorem gives the dimension of {widths} with r = {degree}")
+
+
+def composition_upper_bound(widths, degree, tail_dimension: int) -> int:
+    """Upper bound from splitting off the first layer: ``dim V(d) <= dim V(d_1..d_h) + d_1 (d_0 - 1)``.
+
+    The network is the tail network ``(d_1, ..., d_h)`` evaluated at ``(W_1 x)**r``.  Rescaling
+    row ``i`` of ``W_1`` by ``t_i`` and column ``i`` of the tail's first weight matrix by
+    ``t_i**-r`` leaves the function unchanged, so the map ``(W_1, tail function)`` to functions has
+    fibres of dimension at least ``d_1`` and its image dimension is at most
+    ``d_0 d_1 + dim V(tail) - d_1``.  The expected count satisfies the same recursion with
+    equality, so a tail that is defective, or that fills its ambient space with parameters to
+    spare, makes the whole network defective.  Returned capped by the expected count and the
+    ambient dimension (both upper bounds too).
+
+    Args:
+        tail_dimension: ``dim V(d_1, ..., d_h)`` (from :func:`known_dimension` or a certificate).
+
+    Raises:
+        ValueError: for a network with fewer than two weight matrices.
+    """
+    widths, degree = _check_architecture(widths, degree)
+    if len(widths) < 3:
+        raise ValueError(f"the composition bound needs at least two weight matrices, got {widths}")
+    split = int(tail_dimension) + widths[1] * (widths[0] - 1)
+    return min(split, expected_neurovariety_dimension(widths, degree), ambient_dimension(widths, degree))
+
+
+def architectures(widths, depths, *, min_input: int = 2, bottlenecks: bool = False):
+    """Every architecture ``(d_0, ..., d_h)`` with ``h`` in ``depths`` and every ``d_i`` in ``widths``.
+
+    An enumeration of a box of architectures (no selection): inputs below ``min_input`` are
+    left out (a single input variable gives univariate forms), and architectures with a hidden
+    layer of width 1 unless ``bottlenecks``.
+
+    Returns:
+        list of width tuples, by depth then lexicographically.
+    """
+    from itertools import product
+
+    widths = sorted({int(w) for w in widths})
+    out = []
+    for h in sorted({int(h) for h in depths}):
+        if h < 1:
+            raise ValueError(f"depths must be >= 1, got {h}")
+        for w in product(widths, repeat=h + 1):
+            if w[0] < min_input or (not bottlenecks and first_bottleneck(w) is not None):
+                continue
+            out.append(tuple(w))
+    return out
 
 
 def is_alexander_hirschowitz_defective(n_vars: int, degree: int, rank: int) -> bool:
@@ -549,6 +668,42 @@ def neurovariety_dimension(widths, degree, method: str = "numeric", *, rng: np.r
     return DimensionResult(widths, degree, method, int(ranks[best]), [int(r) for r in ranks],
                            gaps[best] if gaps else None, bool(vfull),
                            prime if method == "modular" else None)
+
+
+def certified_rank(widths, degree, rng: np.random.Generator, *, points: int = 2, extra: int = 3,
+                   samples: int | None = None, prime: int = DEFAULT_PRIME, weights=None) -> int:
+    """A certified lower bound on the neurovariety's dimension from few samples: the largest
+    GF(``prime``) rank of the sample Jacobian over ``points`` random parameter points.
+
+    ``rank_GF(p) G <= rank_Q G <= rank J(W) <= dim V`` for any inputs: the sample Jacobian
+    ``G = (I kron V) J`` factors through the coefficient Jacobian ``J``.  Generic inputs reach
+    ``rank J``: the columns of ``J`` span a space of polynomials of dimension ``rank J``, which
+    generic points separate as soon as there are ``rank J / d_h`` of them.  So
+    ``ceil(min(expected, ambient) / d_h) + extra`` inputs suffice whatever the number of monomials,
+    and high activation degrees cost only the powers (mod ``prime``) in the forward pass.
+
+    Args:
+        points: random parameter points (the maximum rank is returned).
+        extra: inputs beyond ``min(expected, ambient) / d_h``.
+        samples: the number of inputs, overriding ``extra``.
+        weights: a fixed parameter point (residues mod ``prime``); then ``points`` is ignored.
+
+    Raises:
+        ValueError: on a malformed architecture or fewer than one input.
+    """
+    widths, degree = _check_architecture(widths, degree)
+    if samples is None:
+        target = min(expected_neurovariety_dimension(widths, degree), ambient_dimension(widths, degree))
+        samples = math.ceil(target / widths[-1]) + int(extra)
+    if samples < 1:
+        raise ValueError(f"need at least one input, got {samples}")
+    trials = [weights] if weights is not None else [None] * int(points)
+    best = 0
+    for W in trials:
+        W = W if W is not None else random_weights(widths, rng, modulus=prime)
+        X = random_inputs(widths[0], int(samples), rng, modulus=prime)
+        best = max(best, rank_mod_p(sample_jacobian(W, X, degree, modulus=prime), prime))
+    return best
 
 
 def switch_off_neuron(weights, layer: int, neuron: int):
