@@ -333,6 +333,7 @@ def test_a_schema_one_database_is_migrated_and_read(tmp_path):
     finally:
         store.close()
     assert row["role"] == "supporting" and row["reconstructed_from"] == "not recorded"
+    assert row["outcome"]["decision"]["sharpness"] is None  # filled in for the template
     assert row["grade"] == "slack"  # verified without a near-miss assessment: its sharpness is not shown
     assert row["outcome"]["near_miss"] is False
 
@@ -345,3 +346,27 @@ def test_a_family_of_certificates_needs_every_solve():
     assert d.verdict is V.ERROR and "'optimal_inaccurate' for b" in d.summary
     d = decide(Certificate("optimal", [1.0, 2.5], [1.0, 2.0], why="x", labels=["a", "b"]))
     assert d.verdict is V.REFUTED and d.counterexample["solve"] == "b"
+
+
+def test_a_schema_one_database_is_reported(tmp_path):
+    """A run stored before roles and near misses existed still renders (as the report's .tex)."""
+    from workbench.report import write_report
+    from workbench.store import Store
+
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(V1_CLAIMS.replace("'{\"slug\": \"p\"}'", "'{\"slug\": \"p\", \"title\": \"T\", "
+                                         "\"authors\": [\"A\"], \"venue\": \"V\", \"year\": 2025}'"))
+    conn.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT, finished TEXT, status TEXT, seed INTEGER, "
+                 "profile TEXT, jobs INTEGER, backend TEXT, selection TEXT, metadata TEXT)")
+    conn.execute("INSERT INTO runs VALUES (1, 'now', 'now', 'finished', 0, 'quick', 1, 'loky', '[\"p.c\"]', "
+                 "'{\"versions\": {}, \"git_revision\": null, \"host\": \"h\", \"python\": \"3\", "
+                 "\"platform\": \"x\", \"cpus\": 2}')")
+    conn.commit()
+    conn.close()
+    store = Store(path)
+    try:
+        paths, _ = write_report(store, 1, tmp_path / "out", pdf=False)
+    finally:
+        store.close()
+    assert "VERIFIED" in paths["tex"].read_text()

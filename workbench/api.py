@@ -58,8 +58,16 @@ class RunSummary:
 
     @property
     def passed(self) -> bool:
-        """True when every claim of the run is VERIFIED with its controls refuted."""
-        return not self.interrupted and all(r["verdict"] == Verdict.VERIFIED.value for r in self.results)
+        """True when every claim of the run reached its declared outcome: VERIFIED with its controls
+        refuted, unless the claim declares (with a reason) that it is an honest INCONCLUSIVE or a
+        REFUTED finding, such as a first reading of the paper that the data contradict."""
+        return not self.interrupted and all(r["verdict"] == r.get("expect", Verdict.VERIFIED.value)
+                                            for r in self.results)
+
+    @property
+    def unexpected(self) -> list[dict[str, Any]]:
+        """The claims whose verdict is not their declared outcome."""
+        return [r for r in self.results if r["verdict"] != r.get("expect", Verdict.VERIFIED.value)]
 
 
 def git_revision(folder: Path) -> str | None:

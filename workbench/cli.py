@@ -244,7 +244,14 @@ def _run(args: argparse.Namespace, out: Console) -> int:
     for name, path in summary.report.items():
         out.print(f"  {name}: {path}", highlight=False)
     for message in summary.messages:
-        out.print(f"[yellow]{message}[/]", highlight=False)
+        out.print(f"[yellow]{escape(message)}[/]", highlight=False)
+    declared = [r for r in summary.results if r.get("expect", "VERIFIED") != "VERIFIED" and r["verdict"] == r["expect"]]
+    if declared:
+        out.print(f"{len(declared)} claim{'s' * (len(declared) != 1)} reached {'their' if len(declared) != 1 else 'its'} "
+                  "declared outcome (an honest inconclusive or a refuted finding, with its reason)", highlight=False)
+    for r in summary.unexpected:
+        out.print(f"[red]not as declared:[/] {r['claim_id']} is {r['verdict']} (declared {r.get('expect', 'VERIFIED')})",
+                  highlight=False)
     return EXIT_OK if summary.passed else EXIT_FAILED
 
 

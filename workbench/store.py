@@ -265,6 +265,10 @@ class Store:
         for o in outs:
             d = dict(o)
             d["decision"] = json.loads(d["decision"])
+            for key in ("rows", "headline"):
+                d["decision"].setdefault(key, [] if key == "rows" else {})
+            for key in ("error_probability", "counterexample", "figure", "sharpness", "near_miss"):
+                d["decision"].setdefault(key, None)  # a decision stored before these fields existed
             d["evidence"] = json.loads(d["evidence"]) if d["evidence"] else None
             d["near_miss"] = bool(d.get("near_miss"))
             by_claim.setdefault(d["claim_id"], []).append(d)
@@ -272,6 +276,9 @@ class Store:
         for row in claims:
             d = dict(row)
             d["paper"] = json.loads(d["paper"])
+            for key in ("arxiv", "identifier", "url", "not_checked"):
+                d["paper"].setdefault(key, None)  # a record stored before these fields existed
+            d["paper"].setdefault("authors", [])
             d["params"] = json.loads(d["params"])
             d["reconstructed"] = bool(d["reconstructed"])
             d["near_miss"] = json.loads(d["near_miss"]) if d.get("near_miss") else None

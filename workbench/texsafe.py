@@ -117,9 +117,17 @@ def escape_text_with_math(value: Any) -> Latex:
         return value
     text = str(value)
     parts = text.split("$")
-    if len(parts) % 2 == 0 or latex_hazard(text):
+    if latex_hazard(text):
         return Latex(escape_latex(text))
-    return Latex("".join(escape_latex(p) if i % 2 == 0 else f"${author_latex(p)}$" for i, p in enumerate(parts)))
+    if len(parts) % 2 == 0:
+        return Latex(escape_latex(_unescape(text)))
+    return Latex("".join(escape_latex(_unescape(p)) if i % 2 == 0 else f"${author_latex(p)}$"
+                         for i, p in enumerate(parts)))
+
+
+def _unescape(text: str) -> str:
+    """Prose written with LaTeX's escapes (``50\\%``, ``x\\_1``) means the characters themselves."""
+    return re.sub(r"\\([%_&#])", r"\1", text)
 
 
 def breakable(value: Any) -> Latex:

@@ -33,8 +33,11 @@ def _bound_tightness(m: np.ndarray, b: np.ndarray, relation: str) -> tuple[float
     attains the bound, near 0 when every instance has a large slack.  Otherwise it is None and
     the sentence gives the smallest additive margin relative to the bound's size.
     """
-    if relation == "<=" and np.all(b > 0):
-        ratio = m / b
+    positive = b > 0
+    if relation == "<=" and np.all(b >= 0) and np.any(positive):
+        # Instances whose bound is exactly 0 hold (or are violations, decided by the rule); the
+        # tightness is that of the others.
+        ratio = np.where(positive, m / np.where(positive, b, 1.0), -np.inf)
         i = int(np.argmax(ratio))
         t = float(ratio[i])
         if t <= 0:
@@ -42,8 +45,8 @@ def _bound_tightness(m: np.ndarray, b: np.ndarray, relation: str) -> tuple[float
                           "of the bound")
         return t, i, (f"tightness {fmt(t, 3)} (largest measured/bound): the evidence would also have verified "
                       f"a bound {fmt(t, 3)} times the claimed one")
-    if relation == ">=" and np.all(b > 0) and np.all(m > 0):
-        ratio = b / m
+    if relation == ">=" and np.all(b >= 0) and np.any(positive) and np.all(m[positive] > 0):
+        ratio = np.where(positive, b / np.where(positive, m, 1.0), -np.inf)
         i = int(np.argmax(ratio))
         t = float(ratio[i])
         return t, i, (f"tightness {fmt(t, 3)} (largest bound/measured): the evidence would also have verified "
