@@ -108,3 +108,14 @@ def test_delayed_gd_against_a_loop_over_the_workers_losses():
     p = distributed_logistic(np.random.default_rng(6), 2, 30, 3, 1.0)
     Fs = delayed_gradient_descent(p, 0.02, 2, 10**5, target=1e-6)
     assert Fs[-1] - p.F_star <= 1e-6 * abs(p.F_star) < Fs[-2] - p.F_star
+
+
+def test_gradient_noise_needs_a_generator_and_zero_noise_changes_nothing():
+    p = distributed_logistic(np.random.default_rng(0), 2, 10, 3, 1.0)
+    with pytest.raises(ValueError):
+        abm_run(p, np.ones(2), 5, gradient_noise=0.1)
+    a = abm_run(p, np.ones(2), 20)
+    b = abm_run(p, np.ones(2), 20, gradient_noise=0.0, rng=np.random.default_rng(1))
+    assert np.array_equal(a.F, b.F)
+    c = abm_run(p, np.ones(2), 20, gradient_noise=0.5, rng=np.random.default_rng(1))
+    assert not np.array_equal(a.F, c.F)

@@ -35,6 +35,7 @@ from .matrix_regression import (
     regression_gradient,
     rotate_batches,
     train_adam,
+    train_published_soap,
     train_soap,
 )
 from .preconditioners import (

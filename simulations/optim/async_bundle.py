@@ -163,18 +163,24 @@ class ABMRun:
 
 def abm_run(problem: DistributedLogistic, compute_time: np.ndarray, n_iter: int, *, bundle_size: int = 10,
             c: float = 1.0, delta: float = 1e-10, L_init: float = 1.0,
-            target: float | None = None) -> ABMRun:
+            target: float | None = None, gradient_noise: float = 0.0,
+            rng: np.random.Generator | None = None) -> ABMRun:
     r"""Simulate ABM with worker $i$ taking ``compute_time[i]`` per gradient (event-driven).
 
     All workers start at $x_0 = 0$; each report is one server iteration; ties are processed one
     at a time in worker order.  The delay of a report is the number of server iterations since
     the point it evaluates was issued.  With ``target``, the run stops once
     $\min_{j \le k} F(x_j) - F^\star \le$ target $\cdot |F^\star|$.  ``delta`` is the subproblem's
-    relative duality gap.
+    relative duality gap.  ``gradient_noise > 0`` adds independent $\mathcal N(0, \text{noise}^2 I)$
+    noise (drawn from ``rng``) to every reported gradient: an inexact oracle whose error does not
+    vanish (the exact-oracle hypothesis of the deterministic setting broken).
 
     Raises:
-        ValueError: on a compute-time vector of the wrong length or non-positive entries.
+        ValueError: on a compute-time vector of the wrong length or non-positive entries, or
+            gradient noise without a generator.
     """
+    if gradient_noise < 0 or (gradient_noise > 0 and rng is None):
+        raise ValueError("gradient_noise must be >= 0, and a generator is needed when it is positive")
     n = problem.n
     compute_time = np.asarray(compute_time, dtype=float)
     if compute_time.shape != (n,) or np.any(compute_time <= 0):
@@ -194,6 +200,8 @@ def abm_run(problem: DistributedLogistic, compute_time: np.ndarray, n_iter: int,
         t, i = heapq.heappop(events)
         z = query[i]
         fz, gz = problem.f_i(i, z)
+        if gradient_noise > 0:
+            gz = gz + gradient_noise * rng.standard_normal(gz.size)
         delays.append(k - issued[i])
         if z_last[i] is not None and np.linalg.norm(z - z_last[i]) > 0:
             L_hat[i] = float(np.linalg.norm(gz - g_last[i]) / np.linalg.norm(z - z_last[i]))
