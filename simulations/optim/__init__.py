@@ -73,7 +73,8 @@ __all__ = [
     "adafactor_second_moment", "adam_in_basis_update", "adam_init", "adam_rounding_bound", "adam_step", "eigenbasis",
     "least_squares_scale", "matrix_power_psd", "random_orthogonal", "refresh_eigenbasis_power_qr",
     "regression_batches", "regression_gradient", "rotate", "rotate_batches", "sample_gradients",
-    "shampoo_statistics", "shampoo_update", "soap_init", "soap_step", "train_adam", "train_soap",
+    "shampoo_statistics", "shampoo_update", "soap_init", "soap_step", "train_adam", "train_published_soap",
+    "train_soap",
     "unrotate",
 ]
 
