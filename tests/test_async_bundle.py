@@ -119,3 +119,14 @@ def test_gradient_noise_needs_a_generator_and_zero_noise_changes_nothing():
     assert np.array_equal(a.F, b.F)
     c = abm_run(p, np.ones(2), 20, gradient_noise=0.5, rng=np.random.default_rng(1))
     assert not np.array_equal(a.F, c.F)
+
+
+def test_row_projection_matches_the_single_projection():
+    from simulations.optim.async_bundle import project_simplex_rows
+
+    rng = np.random.default_rng(4)
+    v = rng.standard_normal((6, 5)) * 3
+    rows = project_simplex_rows(v)
+    for r, got in zip(v, rows, strict=True):
+        assert np.allclose(got, project_simplex(r), atol=1e-15)
+    assert np.allclose(rows.sum(axis=1), 1.0) and rows.min() >= 0

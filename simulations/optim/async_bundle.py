@@ -30,7 +30,7 @@ from scipy import special
 
 __all__ = [
     "ABMRun", "DistributedLogistic", "abm_run", "cut_model", "delayed_gradient_descent",
-    "distributed_logistic", "event_delays", "project_simplex",
+    "distributed_logistic", "event_delays", "project_simplex", "project_simplex_rows",
 ]
 
 
@@ -115,6 +115,26 @@ def project_simplex(v: np.ndarray) -> np.ndarray:
     return np.maximum(v - css[rho] / (rho + 1.0), 0.0)
 
 
+def project_simplex_rows(v: np.ndarray) -> np.ndarray:
+    """Each row of ``v`` (shape ``(k, m)``) projected onto the probability simplex, vectorised.
+
+    The same sort-based rule as :func:`project_simplex`, applied row by row in one pass.
+    """
+    v = np.atleast_2d(np.asarray(v, dtype=float))
+    u = -np.sort(-v, axis=1)
+    css = np.cumsum(u, axis=1) - 1.0
+    idx = np.arange(1, v.shape[1] + 1)
+    rho = (u - css / idx > 0).shape[1] - 1 - np.argmax((u - css / idx > 0)[:, ::-1], axis=1)
+    theta = css[np.arange(v.shape[0]), rho] / (rho + 1.0)
+    return np.maximum(v - theta[:, None], 0.0)
+
+
+def _project_blocks(z: np.ndarray, sizes: list, splits: np.ndarray) -> np.ndarray:
+    if len(set(sizes)) == 1:
+        return project_simplex_rows(z.reshape(len(sizes), sizes[0])).ravel()
+    return np.concatenate([project_simplex(p) for p in np.split(z, splits)])
+
+
 def _solve_subproblem(G: list, V: list, zbar: np.ndarray, L: float, delta: float,
                       max_iter: int = 300) -> np.ndarray:
     r"""Maximise $D(\lambda) = \sum_i(-v_i^\top\lambda_i) + \langle\bar z, G\lambda\rangle - \frac1{2L}\|G\lambda\|^2$
@@ -132,13 +152,15 @@ def _solve_subproblem(G: list, V: list, zbar: np.ndarray, L: float, delta: float
             x = zbar - Gall @ lam / L
             # primal value of the model at x(lam) minus the dual value is the duality gap
             cuts = Gall.T @ x - vall
-            primal = sum(np.max(c) for c in np.split(cuts, splits)) + L / 2 * float((x - zbar) @ (x - zbar))
+            best = (cuts.reshape(len(sizes), -1).max(axis=1).sum() if len(set(sizes)) == 1
+                    else sum(np.max(c) for c in np.split(cuts, splits)))
+            primal = float(best) + L / 2 * float((x - zbar) @ (x - zbar))
             dual = float(-vall @ lam + zbar @ (Gall @ lam) - (Gall @ lam) @ (Gall @ lam) / (2 * L))
             if primal - dual <= delta * (1.0 + abs(primal)):
                 break
         grad = -vall + Gall.T @ (zbar - Gall @ y / L)
         z = y + step * grad
-        lam_prev, lam = lam, np.concatenate([project_simplex(p) for p in np.split(z, splits)])
+        lam_prev, lam = lam, _project_blocks(z, sizes, splits)
         t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
         y = lam + (t - 1) / t_next * (lam - lam_prev)
         t = t_next

@@ -9,8 +9,7 @@ sublinear convergence to a neighbourhood set by the subproblem accuracy (and, st
 noise variances), for a subsequence, under bounded but unknown delays, for (essentially) strongly
 convex composite objectives.  So the convergence checked is the abstract's statement, run for
 a fixed budget at several levels of asynchrony with the same parameters, against a threshold set
-before the run; its controls break hypotheses of the method itself (a proximal weight below the
-workers' smoothness, an inexact oracle).  The authors' names are the research notes' recollection:
+before the run; its controls break hypotheses of the theorem (bounded delays, an exact oracle).  The authors' names are the research notes' recollection:
 no readable public source (the review page is anonymous, the code names none) confirms them.
 """
 
@@ -58,7 +57,7 @@ PARAMS = {
     "per_worker": Param(40, full=100, low=5, high=5000, doc="samples held by each worker"),
     "dim": Param(6, full=10, low=1, high=200, doc="dimension of x"),
     "mu": Param(1.0, full=1.0, low=1e-4, high=100.0, doc="l2 regularisation weight"),
-    "max_iter": Param(400, full=1500, low=10, high=20000, doc="server iterations allowed"),
+    "max_iter": Param(300, full=1500, low=10, high=20000, doc="server iterations allowed"),
 }
 
 
@@ -116,14 +115,16 @@ def _(ctx):
 THRESHOLD = 1e-6
 
 
-def _gaps_abm(ctx, c=1.0, noise=0.0):
+def _gaps_abm(ctx, noise=0.0, stalled=False):
     """Best relative gap of a fixed-budget ABM run at heterogeneities 1, 4, 16 (no early stop)."""
     p = _problem(ctx)
     gaps, labels, taus = [], [], []
     for s in (1.0, 4.0, 16.0):
         rng = ctx.generator("oracle noise", int(s)) if noise > 0 else None
-        run = abm_run(p, _compute_times(p.n, s), ctx["max_iter"], bundle_size=5, c=c,
-                      gradient_noise=noise, rng=rng)
+        times = _compute_times(p.n, s)
+        if stalled:
+            times[-1] = 1e12          # the slowest worker never reports: its delay is unbounded
+        run = abm_run(p, times, ctx["max_iter"], bundle_size=5, delta=1e-8, gradient_noise=noise, rng=rng)
         gaps.append((float(np.min(run.F)) - p.F_star) / p.F_star)
         taus.append(int(run.delays.max()))
         labels.append(f"heterogeneity {s:g}, max delay {taus[-1]}")
@@ -131,7 +132,7 @@ def _gaps_abm(ctx, c=1.0, noise=0.0):
 
 
 def _convergence(ctx):
-    gaps, labels, taus = _gaps_abm(ctx, c=ctx["c"], noise=ctx["noise"])
+    gaps, labels, taus = _gaps_abm(ctx, noise=ctx["noise"], stalled=bool(ctx["stalled"]))
     return Bound(gaps, np.full(len(gaps), THRESHOLD), relation="<=", atol=1e-13, instances=labels, x=taus,
                  xlabel="measured maximal delay",
                  quantity="(min_k F(x_k) - F*)/F* after the whole iteration budget",
@@ -150,14 +151,14 @@ def _convergence(ctx):
        statement=r"The asynchronous bundle method, with parameters that do not depend on the maximal "
        r"delay $\tau$, converges on a strongly convex distributed problem at every level of "
        r"asynchrony: within a fixed budget its best iterate reaches $F(x_k) - F^\star \le "
-       r"10^{-6}F^\star$ (subproblems solved to $\delta = 10^{-10}$).",
+       r"10^{-6}F^\star$ (subproblems solved to a relative duality gap $\delta = 10^{-8}$).",
        method="Event-driven simulation: worker $i$ needs $s^{i/(n-1)}$ time units per gradient, "
               "$s \\in \\{1, 4, 16\\}$; the same ABM parameters (bundle 5, proximal weight "
               "$c\\sum_i\\hat L_i$ with $c = 1$) for all; every run uses its whole budget and its best "
               "relative gap is compared with $10^{-6}$ (min over iterates: the theorem holds for a "
-              "subsequence). Controls break a hypothesis of the method: a proximal weight a tenth of the "
-              "workers' smoothness, and an inexact gradient oracle.",
-       params={**PARAMS, "c": Param(1.0, low=0.01, high=100.0, doc="factor c of the proximal weight"),
+              "subsequence). Controls break a hypothesis of the theorem: bounded delays (one worker "
+              "never reports) and an exact gradient oracle (noise on every reported gradient).",
+       params={**PARAMS, "stalled": Param(0, low=0, high=1, doc="1: the slowest worker never reports (controls)"),
                "noise": Param(0.0, low=0.0, high=10.0, doc="std of the noise added to every gradient")})
 def converges_without_delay_knowledge(ctx):
     """ABM with delay-independent parameters reaches 1e-6 relative accuracy at every heterogeneity."""
@@ -165,7 +166,8 @@ def converges_without_delay_knowledge(ctx):
 
 
 converges_without_delay_knowledge.control(
-    "proximal weight 0.1 sum_i L_i, below the workers' smoothness (c = 0.1)", params={"c": 0.1})
+    "unbounded delay: the slowest worker never reports (the bounded-delay hypothesis broken)",
+    params={"stalled": 1})
 converges_without_delay_knowledge.control(
     "inexact oracle: every reported gradient carries N(0, 0.1^2 I) noise (the exact-oracle hypothesis "
     "of the deterministic theorem broken)", params={"noise": 0.1})
@@ -181,7 +183,7 @@ DELAY_PARAMS = {
     "s_max": Param(64.0, full=128.0, low=32.0, high=128.0,
                    doc="largest heterogeneity s (slowest worker s times slower than the fastest); "
                        "32 or more makes the maximal delays span a decade"),
-    "n_levels": Param(7, full=8, low=3, high=10, doc="heterogeneity levels on a geometric grid from 1"),
+    "n_levels": Param(5, full=8, low=3, high=10, doc="heterogeneity levels on a geometric grid from 1"),
     "n_data": Param(2, full=3, low=1, high=20, doc="independent data sets (replicates per level)"),
     "c_power": Param(0.0, low=0.0, high=3.0, doc="proximal weight c = (tau + 1)^power (controls)"),
 }
@@ -234,13 +236,13 @@ def _delay_evidence(ctx, c_power):
               "does not bind here: the bundle's stale cuts keep the slow workers' models accurate, so "
               "the count grows clearly slower than linearly and the check cannot tell the claimed "
               "exponent from a smaller one (slack, stated). Control: the same method with a "
-              "delay-aware proximal weight $c = (\\tau + 1)^{1.5}$, which must grow faster than linearly.",
+              "delay-aware proximal weight $c = (\\tau + 1)^{1/2}$, which must grow faster than linearly.",
        params=DELAY_PARAMS)
 def convergence_time_vs_delay(ctx):
     """ABM's iteration count to a fixed accuracy grows at most linearly in the maximal delay."""
-    return _delay_evidence(ctx, 0.0)
+    return _delay_evidence(ctx, ctx["c_power"])
 
 
 convergence_time_vs_delay.control(
-    "ABM with the delay-aware proximal weight c = (tau + 1)^1.5 (steps shrinking with the delay)",
-    params={"c_power": 1.5})
+    "ABM with the delay-aware proximal weight c = (tau + 1)^0.5 (steps shrinking with the delay)",
+    params={"c_power": 0.5})

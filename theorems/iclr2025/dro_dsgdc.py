@@ -356,6 +356,8 @@ def eta_noise_variance(ctx):
     lam = ctx["lam"]
     measured, bound, labels = [], [], []
     for label, losses, grads, eta in _pairs(ctx):
+        if np.ptp(losses) == 0:      # equal losses: both sides are exactly 0, no information
+            continue
         _, veta, vloss, _ = sample_noise_moments(losses, grads, eta, lam)
         measured.append(veta)
         bound.append(ctx["scale"] * vloss / (4 * lam**2))
