@@ -130,3 +130,14 @@ def test_row_projection_matches_the_single_projection():
     for r, got in zip(v, rows, strict=True):
         assert np.allclose(got, project_simplex(r), atol=1e-15)
     assert np.allclose(rows.sum(axis=1), 1.0) and rows.min() >= 0
+
+
+def test_ragged_block_projection_matches_per_block_projection():
+    from simulations.optim.async_bundle import _project_blocks
+
+    rng = np.random.default_rng(5)
+    sizes = [1, 3, 5, 2]
+    z = rng.standard_normal(sum(sizes)) * 2
+    splits = np.cumsum(sizes)[:-1]
+    expected = np.concatenate([project_simplex(b) for b in np.split(z, splits)])
+    assert np.allclose(_project_blocks(z, sizes, splits), expected, atol=1e-15)

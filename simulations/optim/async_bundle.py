@@ -130,9 +130,19 @@ def project_simplex_rows(v: np.ndarray) -> np.ndarray:
 
 
 def _project_blocks(z: np.ndarray, sizes: list, splits: np.ndarray) -> np.ndarray:
+    """Each worker's block of ``z`` projected onto its simplex, all blocks in one vectorised pass.
+
+    Blocks of unequal length are padded with -1e300: a padded entry never enters the threshold
+    of the sort-based rule (its partial-sum test is negative), so the real entries are projected
+    exactly as alone, and the padding is dropped.
+    """
     if len(set(sizes)) == 1:
         return project_simplex_rows(z.reshape(len(sizes), sizes[0])).ravel()
-    return np.concatenate([project_simplex(p) for p in np.split(z, splits)])
+    width = max(sizes)
+    padded = np.full((len(sizes), width), -1e300)
+    mask = np.arange(width) < np.asarray(sizes)[:, None]
+    padded[mask] = z
+    return project_simplex_rows(padded)[mask]
 
 
 def _solve_subproblem(G: list, V: list, zbar: np.ndarray, L: float, delta: float,

@@ -29,9 +29,9 @@ PAPER = Paper(
     identifier="ICLR 2025 poster (OpenReview); authors unconfirmed",
     not_checked=(
         NotChecked(
-            "The algorithm converges in the stochastic (mini-batch) setting (Theorem 4.10 under "
-            "Assumption 4.9), to a neighbourhood set by the noise variances sigma_1^2, sigma_2^2 and the "
-            "subproblem accuracy delta.",
+            r"The algorithm converges in the stochastic (mini-batch) setting (Theorem 4.10 under "
+            r"Assumption 4.9), to a neighbourhood set by the noise variances $\sigma_1^2, \sigma_2^2$ and "
+            r"the subproblem accuracy $\delta$.",
             "the theorem, its assumption and the size of its neighbourhood are not in any readable "
             "source (the review page names them only); without the stated neighbourhood there is no "
             "number a run could be compared with",
@@ -57,7 +57,7 @@ PARAMS = {
     "per_worker": Param(40, full=100, low=5, high=5000, doc="samples held by each worker"),
     "dim": Param(6, full=10, low=1, high=200, doc="dimension of x"),
     "mu": Param(1.0, full=1.0, low=1e-4, high=100.0, doc="l2 regularisation weight"),
-    "max_iter": Param(300, full=1500, low=10, high=20000, doc="server iterations allowed"),
+    "max_iter": Param(200, full=1500, low=10, high=20000, doc="server iterations allowed"),
 }
 
 
@@ -124,7 +124,7 @@ def _gaps_abm(ctx, noise=0.0, stalled=False):
         times = _compute_times(p.n, s)
         if stalled:
             times[-1] = 1e12          # the slowest worker never reports: its delay is unbounded
-        run = abm_run(p, times, ctx["max_iter"], bundle_size=5, delta=1e-8, gradient_noise=noise, rng=rng)
+        run = abm_run(p, times, ctx["max_iter"], bundle_size=5, delta=1e-7, gradient_noise=noise, rng=rng)
         gaps.append((float(np.min(run.F)) - p.F_star) / p.F_star)
         taus.append(int(run.delays.max()))
         labels.append(f"heterogeneity {s:g}, max delay {taus[-1]}")
@@ -151,7 +151,7 @@ def _convergence(ctx):
        statement=r"The asynchronous bundle method, with parameters that do not depend on the maximal "
        r"delay $\tau$, converges on a strongly convex distributed problem at every level of "
        r"asynchrony: within a fixed budget its best iterate reaches $F(x_k) - F^\star \le "
-       r"10^{-6}F^\star$ (subproblems solved to a relative duality gap $\delta = 10^{-8}$).",
+       r"10^{-6}F^\star$ (subproblems solved to a relative duality gap $\delta = 10^{-7}$ (the authors' runs use $10^{-7}$)).",
        method="Event-driven simulation: worker $i$ needs $s^{i/(n-1)}$ time units per gradient, "
               "$s \\in \\{1, 4, 16\\}$; the same ABM parameters (bundle 5, proximal weight "
               "$c\\sum_i\\hat L_i$ with $c = 1$) for all; every run uses its whole budget and its best "
@@ -180,7 +180,7 @@ DELAY_PARAMS = {
     "per_worker": Param(40, full=40, low=5, high=5000, doc="samples held by each worker"),
     "dim": Param(6, full=6, low=1, high=200, doc="dimension of x"),
     "mu": Param(1.0, full=1.0, low=1e-2, high=100.0, doc="l2 regularisation weight"),
-    "s_max": Param(64.0, full=128.0, low=32.0, high=128.0,
+    "s_max": Param(48.0, full=128.0, low=32.0, high=128.0,
                    doc="largest heterogeneity s (slowest worker s times slower than the fastest); "
                        "32 or more makes the maximal delays span a decade"),
     "n_levels": Param(5, full=8, low=3, high=10, doc="heterogeneity levels on a geometric grid from 1"),
@@ -197,7 +197,7 @@ def _delay_run(item):
     """
     p, s, c_power, tau_schedule = item
     c = float(tau_schedule + 1) ** c_power
-    run = abm_run(p, _compute_times(p.n, s), 60000, bundle_size=5, delta=1e-8, c=c, target=1e-6)
+    run = abm_run(p, _compute_times(p.n, s), 60000, bundle_size=5, delta=1e-7, c=c, target=1e-6)
     if float(np.min(run.F)) - p.F_star > 1e-6 * abs(p.F_star):
         raise RuntimeError(f"ABM did not reach 1e-6 within 60000 iterations at heterogeneity {s:g}")
     return int(run.delays.max()), len(run.F) - 1
@@ -232,10 +232,11 @@ def _delay_evidence(ctx, c_power):
        method="Event-driven simulation with worker $i$ needing $s^{i/(n-1)}$ time units per "
               "gradient, $s$ on a geometric grid; the measured maximal delay $\\tau$ and the server "
               "iterations to $F - F^\\star \\le 10^{-6}F^\\star$ per run, on several data sets; "
-              "one-sided test of the log-log slope against 1. This reading is an upper bound that "
-              "does not bind here: the bundle's stale cuts keep the slow workers' models accurate, so "
-              "the count grows clearly slower than linearly and the check cannot tell the claimed "
-              "exponent from a smaller one (slack, stated). Control: the same method with a "
+              "one-sided test of the log-log slope against 1. Slack, and why: over this range the "
+              "count is nearly flat at the smallest delays (a fixed number of iterations dominates) "
+              "and grows about linearly only at the largest, so the fitted exponent lies below 1 and "
+              "the same evidence cannot refute the near miss 3/4; the paper's own form of the delay "
+              "dependence is not readable, so no sharper reading is claimed. Control: the same method with a "
               "delay-aware proximal weight $c = (\\tau + 1)^{1/2}$, which must grow faster than linearly.",
        params=DELAY_PARAMS)
 def convergence_time_vs_delay(ctx):

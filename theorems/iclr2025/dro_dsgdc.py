@@ -161,7 +161,7 @@ def _(ctx):
        method="Exact $\\partial^2_{\\eta\\eta}L = \\Pr(\\text{active})/(2\\lambda)$ at random "
               "$(x, \\eta)$ of a robust-regression data set, $\\eta$ from far below the losses (every "
               "sample active: the bound is attained) to above them; the bound must be attained within "
-              "0.1 %.",
+              "0.1 \\%.",
        params={**DATA_PARAMS, "lam_scale": Param(1.0, low=0.1, high=10.0,
                                                   doc="factor on lambda in the bound (controls)")})
 def eta_block_smoothness(ctx):
@@ -195,7 +195,7 @@ def _cross_instance(params, scale):
        method="Adversarial search (differential evolution) over two-sample instances: unit feature "
               "vectors at any angle, any residuals, any $\\eta$ and $\\lambda$; the bound is attained "
               "when both samples are active with parallel gradients of the largest norm "
-              "($r = \\sqrt2$), so the search must come within 5 % of it.",
+              "($r = \\sqrt2$), so the search must come within 5 \\% of it.",
        params={**SEARCH_PARAMS, "scale": Param(1.0, low=0.1, high=10.0, doc="factor on the bound (controls)")})
 def cross_block_smoothness(ctx):
     """The mixed block of the dual's Hessian is at most G/(2 lambda), and the search attains it."""
@@ -259,7 +259,8 @@ def _x_block(ctx):
        r"so $L$ is not globally smooth but is smooth in $x$ at each level of the $\eta$-gradient.",
        method="The worst case over two-sample instances (unit feature vectors at any angle, any "
               "residuals, any $\\eta$ and $\\lambda$) by differential evolution, the two corners of "
-              "the derivation built directly, and random points of a robust-regression data set. The bound must hold everywhere and be attained within 5 %. "
+              "the derivation built directly, and random points of a robust-regression data set. The "
+              "bound must hold everywhere and be attained within 5 \\%. "
               "Controls aimed at each constant: the slope $M$ halved, the intercept "
               "$G^2/(2\\lambda)$ halved, and ordinary smoothness (the bound at $\\partial_\\eta L = 0$).",
        params={**DATA_PARAMS, **SEARCH_PARAMS,

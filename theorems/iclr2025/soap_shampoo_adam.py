@@ -43,9 +43,9 @@ PAPER = Paper(
     url="https://arxiv.org/abs/2409.11321",
     not_checked=(
         NotChecked(
-            "In language-model pre-training (360m and 660m parameters, large batch), SOAP needs over 40% "
-            "fewer iterations and over 35% less wall-clock time than AdamW, and about 20% less than "
-            "Shampoo in both.",
+            r"In language-model pre-training (360m and 660m parameters, large batch), SOAP needs over "
+            r"40\% fewer iterations and over 35\% less wall-clock time than AdamW, and about 20\% less "
+            r"than Shampoo in both.",
             "an empirical measurement on the paper's models, data and hardware; pre-training at this "
             "scale does not run on this machine (2 CPU cores), and a small proxy would test the proxy",
             role="headline"),

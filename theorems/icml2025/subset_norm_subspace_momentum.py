@@ -53,8 +53,8 @@ PAPER = Paper(
     not_checked=(
         NotChecked(
             "Combining Subset-Norm and Subspace-Momentum reaches Adam's validation perplexity on LLaMA-1B "
-            "pre-training in about half the training tokens (6.8B vs 13.1B) with over 80% less "
-            "optimizer-state memory.",
+            r"pre-training in about half the training tokens (6.8B vs 13.1B) with over 80\% less "
+            r"optimizer-state memory.",
             "LLM pre-training at the billion-parameter scale is far beyond this machine (2 CPU cores); an "
             "empirical statement about the paper's models and data, not a computation that runs here",
             role="headline"),
