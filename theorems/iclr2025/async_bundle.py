@@ -161,7 +161,7 @@ def _convergence(ctx):
        params={**PARAMS, "stalled": Param(0, low=0, high=1, doc="1: the slowest worker never reports (controls)"),
                "noise": Param(0.0, low=0.0, high=10.0, doc="std of the noise added to every gradient")})
 def converges_without_delay_knowledge(ctx):
-    """ABM with delay-independent parameters reaches 1e-6 relative accuracy at every heterogeneity."""
+    r"""ABM with delay-independent parameters reaches $10^{-6}$ relative accuracy at every heterogeneity."""
     return _convergence(ctx)
 
 

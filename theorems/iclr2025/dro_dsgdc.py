@@ -165,7 +165,7 @@ def _(ctx):
        params={**DATA_PARAMS, "lam_scale": Param(1.0, low=0.1, high=10.0,
                                                   doc="factor on lambda in the bound (controls)")})
 def eta_block_smoothness(ctx):
-    """The eta-block of the dual's Hessian is at most 1/(2 lambda), attained when every sample is active."""
+    r"""The $\eta$-block of the dual's Hessian is at most $1/(2\lambda)$, attained when every sample is active."""
     data = _data(ctx)
     measured, bound = [], []
     for x, eta in _random_points(ctx, data, "points"):
@@ -198,7 +198,7 @@ def _cross_instance(params, scale):
               "($r = \\sqrt2$), so the search must come within 5 \\% of it.",
        params={**SEARCH_PARAMS, "scale": Param(1.0, low=0.1, high=10.0, doc="factor on the bound (controls)")})
 def cross_block_smoothness(ctx):
-    """The mixed block of the dual's Hessian is at most G/(2 lambda), and the search attains it."""
+    r"""The mixed block of the dual's Hessian is at most $G/(2\lambda)$, and the search attains it."""
     found = ctx.worst_case(partial(_cross_instance, scale=ctx["scale"]), SPACE,
                            evaluations=ctx["evaluations"], label="cross term")
     return Bound(found.measured, found.bound, relation="<=", atol=_slack(found.bound), attained=0.95,
@@ -268,7 +268,7 @@ def _x_block(ctx):
                "g_scale": Param(1.0, low=0.1, high=10.0, doc="factor on the intercept G^2/(2 lambda) (controls)"),
                "affine": Param(1, low=0, high=1, doc="1: slope times 1 - d_eta L; 0: ordinary smoothness")})
 def x_block_generalized_smoothness(ctx):
-    """The x-block of the dual's Hessian obeys the affine law M (1 - d_eta L) + G^2/(2 lambda), tightly."""
+    r"""The $x$-block of the dual's Hessian obeys the affine law $M(1 - \partial_\eta L) + G^2/(2\lambda)$, tightly."""
     return _x_block(ctx)
 
 
@@ -332,7 +332,7 @@ def _x_noise(ctx):
                "sigma0_scale": Param(1.0, low=0.0, high=10.0, doc="factor on sigma_0^2 (controls)"),
                "affine_scale": Param(1.0, low=0.0, high=10.0, doc="factor on the affine term (controls)")})
 def partially_affine_variance(ctx):
-    """The x-gradient noise is bounded by sigma_0^2 + G^2 (1 - d_eta L)^2, with equality on built pairs."""
+    r"""The $x$-gradient noise is at most $\sigma_0^2 + G^2(1 - \partial_\eta L)^2$, with equality on built pairs."""
     return _x_noise(ctx)
 
 
@@ -353,7 +353,7 @@ partially_affine_variance.control("bounded variance: the affine term G^2 (1 - d_
               "$\\eta$ far below the losses); otherwise the positive part only shrinks the spread.",
        params={**DATA_PARAMS, "scale": Param(1.0, low=0.0, high=10.0, doc="factor on the bound (controls)")})
 def eta_noise_variance(ctx):
-    """The eta-gradient noise is at most Var(loss)/(4 lambda^2), attained when every sample is active."""
+    r"""The $\eta$-gradient noise is at most $\mathrm{Var}(\ell)/(4\lambda^2)$, attained when every sample is active."""
     lam = ctx["lam"]
     measured, bound, labels = [], [], []
     for label, losses, grads, eta in _pairs(ctx):

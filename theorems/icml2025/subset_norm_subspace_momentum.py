@@ -214,7 +214,7 @@ def _subset(ctx):
               "horizons $T = 256 \\dots 8192$, several seeds; two-sided fit of the exponent against $-1$.",
        params=RATE_PARAMS)
 def noiseless_rate(ctx):
-    """Without noise, the average squared gradient norm of Subset-Norm decays like 1/T."""
+    r"""Without noise, the average squared gradient norm of Subset-Norm decays like $1/T$."""
     return _noiseless(ctx, 0.0)
 
 
@@ -293,7 +293,7 @@ def _t_rate(ctx, frozen):
               "frozen (constant step, no adaptation): the average does not decay.",
        params=NOISE_PARAMS)
 def noisy_rate(ctx):
-    """Where the noise term binds, Subset-Norm's average squared gradient norm decays as T^{-1/2}."""
+    r"""Where the noise term binds, Subset-Norm's average squared gradient norm decays as $T^{-1/2}$."""
     return _t_rate(ctx, False)
 
 
@@ -322,7 +322,7 @@ def _sigma_law(ctx, frozen):
               "$\\eta/b_0$, whose stationary error grows as $\\sigma^2$.",
        params=NOISE_PARAMS)
 def noise_adaptivity(ctx):
-    """The noise term of Subset-Norm grows linearly in the noise scale: exponent 1 in sigma."""
+    r"""The noise term of Subset-Norm grows linearly in the noise scale: exponent 1 in $\sigma$."""
     return _sigma_law(ctx, False)
 
 
@@ -357,7 +357,7 @@ def _partition(ctx, method):
               "(AdaGrad, $1$).",
        params=NOISE_PARAMS)
 def noise_partition_law(ctx):
-    """Subset-Norm's noise term grows as d^{3/4} with subsets of size sqrt(d): N_Psi(sigma)."""
+    r"""Subset-Norm's noise term grows as $d^{3/4}$ with subsets of size $\sqrt d$: $N_\Psi(\sigma)$."""
     return _partition(ctx, "subset_norm")
 
 
@@ -408,7 +408,7 @@ def _momentum_rate(ctx, scaled):
               "the allowance of the exact expectation. Control: a constant step not scaled with $T$.",
        params={**RATE_PARAMS, "eta": Param(1.0, low=0.01, high=10.0, doc="step-size scale eta")})
 def subspace_momentum_rate(ctx):
-    """Subspace-Momentum with step eta/sqrt(T) reaches the SGD rate T^{-1/2} where the noise binds."""
+    r"""Subspace-Momentum with step $\eta/\sqrt T$ reaches the SGD rate $T^{-1/2}$ where the noise binds."""
     return _momentum_rate(ctx, True)
 
 
