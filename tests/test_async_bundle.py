@@ -108,3 +108,36 @@ def test_delayed_gd_against_a_loop_over_the_workers_losses():
     p = distributed_logistic(np.random.default_rng(6), 2, 30, 3, 1.0)
     Fs = delayed_gradient_descent(p, 0.02, 2, 10**5, target=1e-6)
     assert Fs[-1] - p.F_star <= 1e-6 * abs(p.F_star) < Fs[-2] - p.F_star
+
+
+def test_gradient_noise_needs_a_generator_and_zero_noise_changes_nothing():
+    p = distributed_logistic(np.random.default_rng(0), 2, 10, 3, 1.0)
+    with pytest.raises(ValueError):
+        abm_run(p, np.ones(2), 5, gradient_noise=0.1)
+    a = abm_run(p, np.ones(2), 20)
+    b = abm_run(p, np.ones(2), 20, gradient_noise=0.0, rng=np.random.default_rng(1))
+    assert np.array_equal(a.F, b.F)
+    c = abm_run(p, np.ones(2), 20, gradient_noise=0.5, rng=np.random.default_rng(1))
+    assert not np.array_equal(a.F, c.F)
+
+
+def test_row_projection_matches_the_single_projection():
+    from simulations.optim.async_bundle import project_simplex_rows
+
+    rng = np.random.default_rng(4)
+    v = rng.standard_normal((6, 5)) * 3
+    rows = project_simplex_rows(v)
+    for r, got in zip(v, rows, strict=True):
+        assert np.allclose(got, project_simplex(r), atol=1e-15)
+    assert np.allclose(rows.sum(axis=1), 1.0) and rows.min() >= 0
+
+
+def test_ragged_block_projection_matches_per_block_projection():
+    from simulations.optim.async_bundle import _project_blocks
+
+    rng = np.random.default_rng(5)
+    sizes = [1, 3, 5, 2]
+    z = rng.standard_normal(sum(sizes)) * 2
+    splits = np.cumsum(sizes)[:-1]
+    expected = np.concatenate([project_simplex(b) for b in np.split(z, splits)])
+    assert np.allclose(_project_blocks(z, sizes, splits), expected, atol=1e-15)

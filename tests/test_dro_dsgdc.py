@@ -101,3 +101,54 @@ def test_per_sample_moments_against_single_sample_derivatives():
     assert veta == pytest.approx(np.var(geta), rel=1e-12)
     assert vloss == pytest.approx(np.var(data.losses(x)), rel=1e-12)
     assert d_eta == pytest.approx(dual_derivatives(data, x, eta).d_eta, rel=1e-12)
+
+
+def test_sample_blocks_match_the_data_derivatives():
+    # the per-sample form, fed the robust loss's values at x, reproduces dual_derivatives (itself
+    # checked by finite differences above)
+    from simulations.optim.dro import atom_instance, sample_dual_blocks, sample_noise_moments
+
+    rng = np.random.default_rng(3)
+    data = robust_regression_data(rng, 20, 3, 0.3)
+    x, eta = rng.standard_normal(3), 0.1
+    r = data.A @ x - data.y
+    losses, grads, hessians = atom_instance(r, data.A)
+    got = sample_dual_blocks(losses, grads, hessians, eta, data.lam)
+    ref = dual_derivatives(data, x, eta)
+    assert got.d_eta == pytest.approx(ref.d_eta, abs=1e-14)
+    assert np.allclose(got.grad_x, ref.grad_x, atol=1e-14)
+    assert got.d_eta_eta == pytest.approx(ref.d_eta_eta)
+    assert np.allclose(got.d_x_eta, ref.d_x_eta, atol=1e-14)
+    assert np.allclose(got.hess_xx, ref.hess_xx, atol=1e-13)
+    from simulations.optim.dro import per_sample_gradient_moments
+
+    assert np.allclose(sample_noise_moments(losses, grads, eta, data.lam),
+                       per_sample_gradient_moments(data, x, eta), rtol=1e-12, atol=1e-15)
+
+
+def test_opposite_pairs_by_hand():
+    from simulations.optim.dro import opposite_pairs_instance, sample_noise_moments
+
+    losses, grads = opposite_pairs_instance(np.array([0.0, 1.0]), np.array([2.0, 0.0]))
+    # residual +-sqrt(2): rho = log 2, rho' = +-1/sqrt(2); G = ||a||/sqrt(2) = sqrt(2)
+    assert np.allclose(losses, np.log(2) + np.array([0, 0, 1, 1]))
+    assert np.allclose(grads, np.array([[1, 0], [-1, 0], [1, 0], [-1, 0]]) * np.sqrt(2))
+    lam, eta = 0.5, -10.0
+    w = (losses - eta) / lam + 2
+    vx, veta, vloss, d_eta = sample_noise_moments(losses, grads, eta, lam)
+    # E g_x = 0, so the variance is E ||w grad/2||^2 = mean(w^2) * 2 / 4
+    assert vx == pytest.approx(np.mean(w**2) * 2 / 4)
+    assert vloss == pytest.approx(0.25)
+    assert veta == pytest.approx(np.var(w) / 4)
+    assert d_eta == pytest.approx(1 - np.mean(w) / 2)
+
+
+def test_sample_blocks_reject_bad_input():
+    from simulations.optim.dro import sample_dual_blocks
+
+    with pytest.raises(ValueError):
+        sample_dual_blocks(np.zeros(2), np.zeros((3, 2)), np.zeros((2, 2, 2)), 0.0, 1.0)
+    with pytest.raises(ValueError):
+        sample_dual_blocks(np.zeros(2), np.zeros((2, 2)), np.zeros((2, 2, 2)), 0.0, 1.0, probs=np.ones(2))
+    with pytest.raises(ValueError):
+        sample_dual_blocks(np.zeros(2), np.zeros((2, 2)), np.zeros((2, 2, 2)), 0.0, -1.0)

@@ -295,3 +295,34 @@ def test_soap_rejects_bad_options():
         soap_step(g, g, state, lr=0.1, precondition_frequency=0)
     with pytest.raises(ValueError):
         train_soap(g, np.zeros((0, 2, 1)), np.zeros((0, 2, 1)), lr=0.1)
+
+
+def test_soap_with_published_conventions_is_the_published_rule_with_refresh_on():
+    # soap_step with the published conventions (statistics started at zero, eps outside the bias
+    # correction, decay after the step) against the independent reading of soap.py, with the
+    # eigenbasis refreshed every third step; a square full-rank gradient makes every basis unique
+    from simulations.optim.matrix_regression import train_published_soap
+
+    rng = np.random.default_rng(11)
+    xs, ys, _ = regression_batches(rng, 31, 5, 5, 8, condition=100.0)
+    w0 = rng.standard_normal((5, 5))
+    kw = dict(lr=0.02, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.01, precondition_frequency=3)
+    published, _ = train_published_soap(w0, xs, ys, shampoo_beta=0.95, **kw)
+    ours, _ = train_soap(w0, xs, ys, statistic_weight=0.05, shampoo_beta=0.95, eps_mode="folded",
+                         decay="after", **kw)
+    assert np.abs(published - ours).max() <= 1e-12 * np.abs(published).max()
+    # the paper-convention SOAP (statistics started at G G^T) differs once the basis is refreshed
+    paper, _ = train_soap(w0, xs, ys, shampoo_beta=0.95, **kw)
+    assert np.abs(published - paper).max() > 1e-3
+
+
+def test_adam_folded_eps_and_decay_after_by_hand():
+    w, g = np.array([[1.0]]), np.array([[2.0]])
+    b1, b2, lr, eps, wd = 0.9, 0.99, 0.1, 0.5, 0.2
+    w1, _ = adam_step(w, g, adam_init((1, 1)), lr=lr, betas=(b1, b2), eps=eps, weight_decay=wd,
+                      eps_mode="folded", decay="after")
+    m, v = (1 - b1) * 2.0, (1 - b2) * 4.0
+    step = lr * np.sqrt(1 - b2) / (1 - b1) * m / (np.sqrt(v) + eps)
+    assert w1[0, 0] == pytest.approx((1.0 - step) * (1 - lr * wd))
+    with pytest.raises(ValueError):
+        adam_step(w, g, adam_init((1, 1)), lr=lr, eps_mode="other")

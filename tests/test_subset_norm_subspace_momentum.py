@@ -97,3 +97,60 @@ def test_full_rank_subspace_momentum_matrix_is_full_momentum():
     assert state_size(s3) == 2 * (m + n)
     with pytest.raises(ValueError):
         subspace_momentum_matrix(grad, np.zeros((m, n)), 0, 0.05, 0.9, 5)
+
+
+def test_noise_norm_extreme_partitions():
+    from simulations.optim.subset_norm import noise_norm
+
+    sigma = np.array([3.0, 4.0, 0.0, 12.0])
+    assert noise_norm(sigma, np.zeros(4, dtype=int)) == pytest.approx(13.0)      # ||sigma||_2
+    assert noise_norm(sigma, np.arange(4)) == pytest.approx(19.0)                # ||sigma||_1
+    assert noise_norm(sigma, np.array([0, 0, 1, 1])) == pytest.approx(5.0 + 12.0)
+    with pytest.raises(ValueError):
+        noise_norm(-sigma, np.arange(4))
+
+
+def test_mean_field_with_a_frozen_step_is_the_geometric_sum():
+    # constant step a: v_t = a^2 s^2 sum_{u<t} (1 - a lam)^{2u}, closed form
+    from simulations.optim.subset_norm import noisy_quadratic_mean_field
+
+    lam, eta, b0, T, s = 2.0, 0.1, 1.0, 50, 0.7
+    a = eta / b0
+    q = (1 - a * lam) ** 2
+    v = [a * a * s * s * (1 - q**t) / (1 - q) for t in range(T)]
+    expected = lam * lam * 3 * np.mean(v)
+    got = noisy_quadratic_mean_field(np.full(3, s), np.arange(3), lam=lam, eta=eta, b0=b0, T=T, frozen=True)
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_noisy_quadratic_average_against_mean_field_and_frozen_closed_form():
+    from simulations.optim.subset_norm import noisy_quadratic_average, noisy_quadratic_mean_field
+
+    rng = np.random.default_rng(5)
+    sigma = np.ones(4)
+    # frozen step: the expectation is exact; 400 trials give a CLT interval of a few percent
+    vals = noisy_quadratic_average(rng, sigma, np.arange(4), eta=0.1, b0=1.0, T=60, trials=400, frozen=True)
+    ref = noisy_quadratic_mean_field(sigma, np.arange(4), eta=0.1, b0=1.0, T=60, frozen=True)
+    assert abs(vals.mean() - ref) <= 4 * vals.std() / np.sqrt(vals.size)
+    with pytest.raises(ValueError):
+        noisy_quadratic_average(rng, sigma, np.arange(3), T=5)
+
+
+def test_momentum_expectation_reductions():
+    from simulations.optim.subset_norm import (
+        momentum_quadratic_average,
+        momentum_quadratic_expectation,
+    )
+
+    lams, sig = np.array([0.5, 1.0, 3.0]), np.array([1.0, 0.5, 2.0])
+    step, T = 0.05, 40
+    # k = 0 and beta1 = 0 are plain SGD: v_t = step^2 s^2 (1 - q^t)/(1 - q), q = (1 - step lam)^2
+    q = (1 - step * lams) ** 2
+    v = np.array([step * step * sig**2 * (1 - q**t) / (1 - q) for t in range(T)])
+    sgd = float(np.mean(np.sum(lams**2 * v, axis=1)))
+    assert momentum_quadratic_expectation(lams, sig, 0, step, 0.9, T) == pytest.approx(sgd, rel=1e-12)
+    assert momentum_quadratic_expectation(lams, sig, 3, step, 0.0, T) == pytest.approx(sgd, rel=1e-12)
+    rng = np.random.default_rng(6)
+    vals = momentum_quadratic_average(rng, lams, sig, 2, step, 0.9, T, trials=2000)
+    ref = momentum_quadratic_expectation(lams, sig, 2, step, 0.9, T)
+    assert abs(vals.mean() - ref) <= 4 * vals.std() / np.sqrt(vals.size)

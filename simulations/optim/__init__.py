@@ -35,6 +35,7 @@ from .matrix_regression import (
     regression_gradient,
     rotate_batches,
     train_adam,
+    train_published_soap,
     train_soap,
 )
 from .preconditioners import (
@@ -72,7 +73,8 @@ __all__ = [
     "adafactor_second_moment", "adam_in_basis_update", "adam_init", "adam_rounding_bound", "adam_step", "eigenbasis",
     "least_squares_scale", "matrix_power_psd", "random_orthogonal", "refresh_eigenbasis_power_qr",
     "regression_batches", "regression_gradient", "rotate", "rotate_batches", "sample_gradients",
-    "shampoo_statistics", "shampoo_update", "soap_init", "soap_step", "train_adam", "train_soap",
+    "shampoo_statistics", "shampoo_update", "soap_init", "soap_step", "train_adam", "train_published_soap",
+    "train_soap",
     "unrotate",
 ]
 

@@ -30,7 +30,7 @@ from scipy import special
 
 __all__ = [
     "ABMRun", "DistributedLogistic", "abm_run", "cut_model", "delayed_gradient_descent",
-    "distributed_logistic", "event_delays", "project_simplex",
+    "distributed_logistic", "event_delays", "project_simplex", "project_simplex_rows",
 ]
 
 
@@ -115,6 +115,36 @@ def project_simplex(v: np.ndarray) -> np.ndarray:
     return np.maximum(v - css[rho] / (rho + 1.0), 0.0)
 
 
+def project_simplex_rows(v: np.ndarray) -> np.ndarray:
+    """Each row of ``v`` (shape ``(k, m)``) projected onto the probability simplex, vectorised.
+
+    The same sort-based rule as :func:`project_simplex`, applied row by row in one pass.
+    """
+    v = np.atleast_2d(np.asarray(v, dtype=float))
+    u = -np.sort(-v, axis=1)
+    css = np.cumsum(u, axis=1) - 1.0
+    idx = np.arange(1, v.shape[1] + 1)
+    rho = (u - css / idx > 0).shape[1] - 1 - np.argmax((u - css / idx > 0)[:, ::-1], axis=1)
+    theta = css[np.arange(v.shape[0]), rho] / (rho + 1.0)
+    return np.maximum(v - theta[:, None], 0.0)
+
+
+def _project_blocks(z: np.ndarray, sizes: list, splits: np.ndarray) -> np.ndarray:
+    """Each worker's block of ``z`` projected onto its simplex, all blocks in one vectorised pass.
+
+    Blocks of unequal length are padded with -1e300: a padded entry never enters the threshold
+    of the sort-based rule (its partial-sum test is negative), so the real entries are projected
+    exactly as alone, and the padding is dropped.
+    """
+    if len(set(sizes)) == 1:
+        return project_simplex_rows(z.reshape(len(sizes), sizes[0])).ravel()
+    width = max(sizes)
+    padded = np.full((len(sizes), width), -1e300)
+    mask = np.arange(width) < np.asarray(sizes)[:, None]
+    padded[mask] = z
+    return project_simplex_rows(padded)[mask]
+
+
 def _solve_subproblem(G: list, V: list, zbar: np.ndarray, L: float, delta: float,
                       max_iter: int = 300) -> np.ndarray:
     r"""Maximise $D(\lambda) = \sum_i(-v_i^\top\lambda_i) + \langle\bar z, G\lambda\rangle - \frac1{2L}\|G\lambda\|^2$
@@ -132,13 +162,15 @@ def _solve_subproblem(G: list, V: list, zbar: np.ndarray, L: float, delta: float
             x = zbar - Gall @ lam / L
             # primal value of the model at x(lam) minus the dual value is the duality gap
             cuts = Gall.T @ x - vall
-            primal = sum(np.max(c) for c in np.split(cuts, splits)) + L / 2 * float((x - zbar) @ (x - zbar))
+            best = (cuts.reshape(len(sizes), -1).max(axis=1).sum() if len(set(sizes)) == 1
+                    else sum(np.max(c) for c in np.split(cuts, splits)))
+            primal = float(best) + L / 2 * float((x - zbar) @ (x - zbar))
             dual = float(-vall @ lam + zbar @ (Gall @ lam) - (Gall @ lam) @ (Gall @ lam) / (2 * L))
             if primal - dual <= delta * (1.0 + abs(primal)):
                 break
         grad = -vall + Gall.T @ (zbar - Gall @ y / L)
         z = y + step * grad
-        lam_prev, lam = lam, np.concatenate([project_simplex(p) for p in np.split(z, splits)])
+        lam_prev, lam = lam, _project_blocks(z, sizes, splits)
         t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
         y = lam + (t - 1) / t_next * (lam - lam_prev)
         t = t_next
@@ -163,18 +195,24 @@ class ABMRun:
 
 def abm_run(problem: DistributedLogistic, compute_time: np.ndarray, n_iter: int, *, bundle_size: int = 10,
             c: float = 1.0, delta: float = 1e-10, L_init: float = 1.0,
-            target: float | None = None) -> ABMRun:
+            target: float | None = None, gradient_noise: float = 0.0,
+            rng: np.random.Generator | None = None) -> ABMRun:
     r"""Simulate ABM with worker $i$ taking ``compute_time[i]`` per gradient (event-driven).
 
     All workers start at $x_0 = 0$; each report is one server iteration; ties are processed one
     at a time in worker order.  The delay of a report is the number of server iterations since
     the point it evaluates was issued.  With ``target``, the run stops once
     $\min_{j \le k} F(x_j) - F^\star \le$ target $\cdot |F^\star|$.  ``delta`` is the subproblem's
-    relative duality gap.
+    relative duality gap.  ``gradient_noise > 0`` adds independent $\mathcal N(0, \text{noise}^2 I)$
+    noise (drawn from ``rng``) to every reported gradient: an inexact oracle whose error does not
+    vanish (the exact-oracle hypothesis of the deterministic setting broken).
 
     Raises:
-        ValueError: on a compute-time vector of the wrong length or non-positive entries.
+        ValueError: on a compute-time vector of the wrong length or non-positive entries, or
+            gradient noise without a generator.
     """
+    if gradient_noise < 0 or (gradient_noise > 0 and rng is None):
+        raise ValueError("gradient_noise must be >= 0, and a generator is needed when it is positive")
     n = problem.n
     compute_time = np.asarray(compute_time, dtype=float)
     if compute_time.shape != (n,) or np.any(compute_time <= 0):
@@ -194,6 +232,8 @@ def abm_run(problem: DistributedLogistic, compute_time: np.ndarray, n_iter: int,
         t, i = heapq.heappop(events)
         z = query[i]
         fz, gz = problem.f_i(i, z)
+        if gradient_noise > 0:
+            gz = gz + gradient_noise * rng.standard_normal(gz.size)
         delays.append(k - issued[i])
         if z_last[i] is not None and np.linalg.norm(z - z_last[i]) > 0:
             L_hat[i] = float(np.linalg.norm(gz - g_last[i]) / np.linalg.norm(z - z_last[i]))

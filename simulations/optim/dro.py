@@ -36,7 +36,8 @@ from scipy import optimize
 __all__ = [
     "DROData", "DualDerivatives", "chi2_conjugate", "dual_derivatives", "dual_minimum",
     "dual_objective", "dsgdc_run", "dsgdc_vr_run", "primal_value", "robust_regression_data",
-    "per_sample_gradient_moments",
+    "per_sample_gradient_moments", "sample_dual_blocks", "sample_noise_moments", "atom_instance",
+    "opposite_pairs_instance",
 ]
 
 
@@ -276,3 +277,127 @@ def per_sample_gradient_moments(data: DROData, x: np.ndarray, eta: float) -> tup
     geta = 1.0 - 0.5 * w
     return (float(np.mean(np.sum(dev * dev, axis=1))), float(np.var(geta)), float(np.var(loss)),
             float(np.mean(geta)))
+
+
+# --------------------------------------------------------------------------- per-sample form
+def _active_weights(losses: np.ndarray, eta: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""$w_i = ((\ell_i - \eta)/\lambda + 2)_+$ and the indicator of $w_i > 0$."""
+    if not lam > 0:
+        raise ValueError(f"lambda must be positive, got {lam!r}")
+    u = (np.asarray(losses, dtype=float) - eta) / lam + 2.0
+    return np.maximum(u, 0.0), (u > 0).astype(float)
+
+
+def sample_dual_blocks(losses: np.ndarray, grads: np.ndarray, hessians: np.ndarray, eta: float,
+                       lam: float, probs: np.ndarray | None = None) -> DualDerivatives:
+    r"""Exact derivatives of $L(x, \eta)$ from per-sample values at one point $x$.
+
+    For $P = \sum_i p_i\delta_{\xi_i}$ with per-sample loss $\ell_i$, gradient $\nabla\ell_i$ and
+    Hessian $\nabla^2\ell_i$ at $x$ (module docstring):
+    $\partial_\eta L = 1 - \frac12\sum_i p_iw_i$, $\nabla_xL = \frac12\sum_ip_iw_i\nabla\ell_i$,
+    $\partial^2_{\eta\eta}L = \frac1{2\lambda}\sum_i p_i\mathbf 1_i$,
+    $\nabla_x\partial_\eta L = -\frac1{2\lambda}\sum_ip_i\mathbf 1_i\nabla\ell_i$,
+    $\nabla^2_{xx}L = \frac12\sum_ip_iw_i\nabla^2\ell_i + \frac1{2\lambda}\sum_ip_i\mathbf 1_i\nabla\ell_i\nabla\ell_i^\top$.
+
+    Args:
+        losses: ``(m,)``; grads: ``(m, d)``; hessians: ``(m, d, d)``; probs: ``(m,)`` weights
+            summing to 1 (uniform by default).
+
+    Raises:
+        ValueError: on mismatched shapes, weights not a distribution, or $\lambda \le 0$.
+    """
+    losses = np.asarray(losses, dtype=float)
+    grads = np.asarray(grads, dtype=float)
+    hessians = np.asarray(hessians, dtype=float)
+    m = losses.size
+    if grads.ndim != 2 or grads.shape[0] != m or hessians.shape != (m, grads.shape[1], grads.shape[1]):
+        raise ValueError(f"need losses (m,), grads (m, d), hessians (m, d, d); got {losses.shape}, "
+                         f"{grads.shape}, {hessians.shape}")
+    p = np.full(m, 1.0 / m) if probs is None else np.asarray(probs, dtype=float)
+    if p.shape != (m,) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-12:
+        raise ValueError("probs must be m non-negative weights summing to 1")
+    w, act = _active_weights(losses, eta, lam)
+    d_eta = 1.0 - 0.5 * float(p @ w)
+    grad_x = 0.5 * grads.T @ (p * w)
+    hess = 0.5 * np.einsum("i,ijk->jk", p * w, hessians) + (grads.T * (p * act)) @ grads / (2 * lam)
+    return DualDerivatives(d_eta, grad_x, float(p @ act) / (2 * lam), -(grads.T @ (p * act)) / (2 * lam), hess)
+
+
+def sample_noise_moments(losses: np.ndarray, grads: np.ndarray, eta: float, lam: float,
+                         probs: np.ndarray | None = None) -> tuple[float, float, float, float]:
+    r"""Exact noise of one-sample gradients of $L$ drawn from $P = \sum_ip_i\delta_{\xi_i}$.
+
+    Returns:
+        $(\mathbb E\|g_x - \nabla_xL\|^2,\ \mathrm{Var}(g_\eta),\ \mathrm{Var}(\ell),\ \partial_\eta L)$
+        with $g_x = \frac12w\nabla\ell$ and $g_\eta = 1 - \frac12w$ per sample.
+
+    Raises:
+        ValueError: as :func:`sample_dual_blocks`.
+    """
+    losses = np.asarray(losses, dtype=float)
+    grads = np.asarray(grads, dtype=float)
+    m = losses.size
+    if grads.ndim != 2 or grads.shape[0] != m:
+        raise ValueError(f"need losses (m,) and grads (m, d); got {losses.shape}, {grads.shape}")
+    p = np.full(m, 1.0 / m) if probs is None else np.asarray(probs, dtype=float)
+    if p.shape != (m,) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-12:
+        raise ValueError("probs must be m non-negative weights summing to 1")
+    w, _ = _active_weights(losses, eta, lam)
+    gx = 0.5 * w[:, None] * grads
+    dev = gx - p @ gx
+    geta = 1.0 - 0.5 * w
+    mean_loss = float(p @ losses)
+    return (float(p @ np.sum(dev * dev, axis=1)), float(p @ (geta - p @ geta) ** 2),
+            float(p @ (losses - mean_loss) ** 2), float(p @ geta))
+
+
+def _robust_loss_derivatives(r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""$\rho(r) = \log(1 + r^2/2)$, $\rho'(r)$ and $\rho''(r)$ (the module's loss in its residual)."""
+    r = np.asarray(r, dtype=float)
+    q = 1.0 + 0.5 * r * r
+    return np.log(q), r / q, (1.0 - 0.5 * r * r) / (q * q)
+
+
+def atom_instance(residuals: np.ndarray, directions: np.ndarray, offsets: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Per-sample values at one point of the losses $\ell_i(x) = c_i + \rho(a_i^\top x - y_i)$.
+
+    Sample $i$ has residual $r_i$, feature vector $a_i$ (rows of ``directions``) and loss offset
+    $c_i$ (0 by default), so $\ell_i = c_i + \rho(r_i)$, $\nabla\ell_i = \rho'(r_i)a_i$ and
+    $\nabla^2\ell_i = \rho''(r_i)a_ia_i^\top$; every loss is $G$-Lipschitz and $M$-smooth with
+    $G = \max\|a_i\|/\sqrt2$ and $M = \max\|a_i\|^2$ (the constants of :class:`DROData`).  Offsets
+    and residuals are free, so this family realises the per-point values used by the bounds.
+
+    Returns:
+        (losses ``(m,)``, gradients ``(m, d)``, Hessians ``(m, d, d)``).
+
+    Raises:
+        ValueError: on mismatched shapes.
+    """
+    r = np.atleast_1d(np.asarray(residuals, dtype=float))
+    a = np.atleast_2d(np.asarray(directions, dtype=float))
+    if a.shape[0] != r.size:
+        raise ValueError(f"need one direction per residual, got {a.shape[0]} and {r.size}")
+    c = np.zeros(r.size) if offsets is None else np.asarray(offsets, dtype=float)
+    if c.shape != r.shape:
+        raise ValueError("need one offset per residual")
+    loss, d1, d2 = _robust_loss_derivatives(r)
+    return c + loss, d1[:, None] * a, d2[:, None, None] * np.einsum("ij,ik->ijk", a, a)
+
+
+def opposite_pairs_instance(offsets: np.ndarray, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Pairs of samples with opposite gradients of the largest norm $G$ and loss offsets $c_k$.
+
+    Pair $k$ has residuals $\pm\sqrt2$ (where $|\rho'| = 1/\sqrt2$ is largest) on the same feature
+    vector $a$, so both losses equal $c_k + \log 2$ and the gradients are $\pm a/\sqrt2$:
+    $\sum_i w_i\nabla\ell_i = 0$ whatever $\eta$, every $\|\nabla\ell_i\| = G$, and the loss
+    spread is that of the offsets.
+
+    Returns:
+        (losses ``(2K,)``, gradients ``(2K, d)``).
+    """
+    c = np.repeat(np.asarray(offsets, dtype=float), 2)
+    a = np.asarray(direction, dtype=float).ravel()
+    r = np.tile([math.sqrt(2.0), -math.sqrt(2.0)], c.size // 2)
+    losses, grads, _ = atom_instance(r, np.tile(a, (r.size, 1)), c)
+    return losses, grads

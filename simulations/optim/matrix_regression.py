@@ -19,8 +19,10 @@ from .preconditioners import (
     soap_init,
     soap_step,
 )
+from .soap_published import PublishedSOAPState, published_soap_init, published_soap_step
 
-__all__ = ["regression_batches", "regression_gradient", "rotate_batches", "train_adam", "train_soap"]
+__all__ = ["regression_batches", "regression_gradient", "rotate_batches", "train_adam", "train_soap",
+           "train_published_soap"]
 
 
 def regression_gradient(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -104,7 +106,7 @@ def train_adam(w0: np.ndarray, xs: np.ndarray, ys: np.ndarray, **adam_kwargs) ->
     return np.stack(path)
 
 
-def train_soap(w0: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+def train_soap(w0: np.ndarray, xs: np.ndarray, ys: np.ndarray, statistic_weight: float = 1.0,
                **soap_kwargs) -> tuple[np.ndarray, SOAPState]:
     """SOAP (:func:`~simulations.optim.preconditioners.soap_step`) on the regression.
 
@@ -114,6 +116,8 @@ def train_soap(w0: np.ndarray, xs: np.ndarray, ys: np.ndarray,
 
     Args:
         w0: ``(m, n)`` initial weights; xs, ys: ``(T, n, b)`` and ``(T, m, b)``, ``T >= 1``;
+        statistic_weight: weight of the first gradient's products in ``L, R``
+            (:func:`~simulations.optim.preconditioners.soap_init`);
         soap_kwargs: keyword arguments of ``soap_step``.
 
     Returns:
@@ -125,8 +129,32 @@ def train_soap(w0: np.ndarray, xs: np.ndarray, ys: np.ndarray,
     if len(xs) < 1:
         raise ValueError("SOAP needs at least one batch to initialise its preconditioner")
     w = np.asarray(w0, dtype=float)
-    state, path = soap_init(regression_gradient(w, xs[0], ys[0])), [w]
+    state, path = soap_init(regression_gradient(w, xs[0], ys[0]), statistic_weight), [w]
     for x, y in zip(xs[1:], ys[1:], strict=True):
         w, state = soap_step(w, regression_gradient(w, x, y), state, **soap_kwargs)
+        path.append(w)
+    return np.stack(path), state
+
+
+def train_published_soap(w0: np.ndarray, xs: np.ndarray, ys: np.ndarray, shampoo_beta: float = 0.95,
+                         **kwargs) -> tuple[np.ndarray, PublishedSOAPState]:
+    """SOAP as published (:mod:`~simulations.optim.soap_published`) on the regression.
+
+    The first batch only initialises the preconditioner; each later batch makes one step.
+
+    Returns:
+        ``(path, state)``: ``(T, m, n)`` iterates starting with ``w0``, and the final state.
+
+    Raises:
+        ValueError: if there is no batch.
+    """
+    if len(xs) < 1:
+        raise ValueError("SOAP needs at least one batch to initialise its preconditioner")
+    w = np.asarray(w0, dtype=float)
+    state = published_soap_init(regression_gradient(w, xs[0], ys[0]), shampoo_beta)
+    path = [w]
+    for x, y in zip(xs[1:], ys[1:], strict=True):
+        w, state = published_soap_step(w, regression_gradient(w, x, y), state, shampoo_beta=shampoo_beta,
+                                       **kwargs)
         path.append(w)
     return np.stack(path), state

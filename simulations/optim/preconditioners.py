@@ -402,7 +402,8 @@ def adam_init(shape: tuple[int, int]) -> AdamState:
 
 def adam_step(w: np.ndarray, g: np.ndarray, state: AdamState, *, lr: float,
               betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
-              weight_decay: float = 0.0) -> tuple[np.ndarray, AdamState]:
+              weight_decay: float = 0.0, eps_mode: str = "adam",
+              decay: str = "before") -> tuple[np.ndarray, AdamState]:
     """One step of Adam with bias correction and decoupled weight decay (AdamW).
 
     ``M <- b1 M + (1-b1) G``, ``V <- b2 V + (1-b2) G^2``, ``Mh = M / (1-b1^t)``,
@@ -417,6 +418,10 @@ def adam_step(w: np.ndarray, g: np.ndarray, state: AdamState, *, lr: float,
         betas: ``(beta1, beta2)`` in ``[0, 1)``.
         eps: denominator offset ``>= 0``.
         weight_decay: decoupled weight decay ``>= 0``.
+        eps_mode: ``"adam"`` (``Mh / (sqrt(Vh) + eps)``) or ``"folded"`` (Kingma & Ba's
+            efficient form, as in ``soap.py``: ``lr sqrt(1-b2^t)/(1-b1^t) M / (sqrt(V) + eps)``).
+        decay: ``"before"`` (``W <- (1 - lr wd) W - lr N``) or ``"after"`` (``soap.py``:
+            ``W <- (W - lr N)(1 - lr wd)``).
 
     Returns:
         ``(w_new, state_new)``; the inputs are not modified.
@@ -425,6 +430,7 @@ def adam_step(w: np.ndarray, g: np.ndarray, state: AdamState, *, lr: float,
         ValueError: on shape mismatches or out-of-range hyper-parameters.
     """
     w, g = _as_matrix(w, "the parameter"), _as_matrix(g, "the gradient")
+    _check_conventions(eps_mode, decay)
     if w.shape != g.shape or state.exp_avg.shape != g.shape:
         raise ValueError(f"parameter {w.shape}, gradient {g.shape} and state "
                          f"{state.exp_avg.shape} shapes differ")
@@ -434,9 +440,32 @@ def adam_step(w: np.ndarray, g: np.ndarray, state: AdamState, *, lr: float,
     t = state.step + 1
     m = b1 * state.exp_avg + (1 - b1) * g
     v = b2 * state.exp_avg_sq + (1 - b2) * g * g
-    direction = (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
-    w_new = (1 - lr * weight_decay) * w - lr * direction
+    w_new = _apply_step(w, m, v, t, b1, b2, lr, eps, weight_decay, eps_mode, decay, None, None)
     return w_new, AdamState(m, v, t)
+
+
+def _check_conventions(eps_mode: str, decay: str) -> None:
+    if eps_mode not in ("adam", "folded"):
+        raise ValueError(f"eps_mode must be 'adam' or 'folded', not {eps_mode!r}")
+    if decay not in ("before", "after"):
+        raise ValueError(f"decay must be 'before' or 'after', not {decay!r}")
+
+
+def _apply_step(w, m, v, t, b1, b2, lr, eps, weight_decay, eps_mode, decay, ql, qr):
+    """Adam's step from moments ``m`` (original basis) and ``v`` (the basis ``ql, qr``, or none)."""
+    m_rot = m if ql is None else rotate(m, ql, qr)
+    if eps_mode == "adam":
+        direction = (m_rot / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+        scale = lr
+    else:
+        direction = m_rot / (np.sqrt(v) + eps)
+        scale = lr * np.sqrt(1 - b2**t) / (1 - b1**t)
+    if ql is not None:
+        direction = unrotate(direction, ql, qr)
+    if decay == "before":
+        return (1 - lr * weight_decay) * w - scale * direction
+    stepped = w - scale * direction
+    return stepped - lr * weight_decay * stepped
 
 
 def adam_rounding_bound(grads: np.ndarray, *, lr: float, betas: tuple[float, float] = (0.9, 0.999),
@@ -503,8 +532,12 @@ class SOAPState:
     step: int = 0
 
 
-def soap_init(g: np.ndarray) -> SOAPState:
-    """SOAP's first call: ``L = G G^T``, ``R = G^T G``, eigenbases by ``eigh``, zero moments.
+def soap_init(g: np.ndarray, statistic_weight: float = 1.0) -> SOAPState:
+    """SOAP's first call: ``L = c G G^T``, ``R = c G^T G``, eigenbases by ``eigh``, zero moments.
+
+    ``c = statistic_weight``: 1 here by default; the published ``soap.py`` starts its moving
+    averages at zero, which is ``c = 1 - shampoo_beta`` (the same bases, but a different weight
+    of the first gradient in later refreshes).
 
     As in ``soap.py``, the first gradient only initialises the preconditioner (no parameter
     update), so the basis never depends on the gradient it rotates.  (Later ``soap.py``
@@ -515,7 +548,9 @@ def soap_init(g: np.ndarray) -> SOAPState:
         ValueError: if ``g`` is not a finite matrix.
     """
     g = _as_matrix(g, "the gradient")
-    left, right = g @ g.T, g.T @ g
+    if not statistic_weight > 0:
+        raise ValueError(f"statistic_weight must be positive, got {statistic_weight}")
+    left, right = statistic_weight * (g @ g.T), statistic_weight * (g.T @ g)
     return SOAPState(left, right, eigenbasis(left)[1], eigenbasis(right)[1],
                      np.zeros_like(g), np.zeros_like(g), 0)
 
@@ -556,7 +591,8 @@ def soap_step(w: np.ndarray, g: np.ndarray, state: SOAPState, *, lr: float,
               betas: tuple[float, float] = (0.95, 0.95), shampoo_beta: float = 0.95,
               eps: float = 1e-8, weight_decay: float = 0.0,
               precondition_frequency: int | None = 10, refresh: str = "power_qr",
-              second_moment_basis: str = "eigen") -> tuple[np.ndarray, SOAPState]:
+              second_moment_basis: str = "eigen", eps_mode: str = "adam",
+              decay: str = "before") -> tuple[np.ndarray, SOAPState]:
     """One step of SOAP: Adam in the eigenbasis of Shampoo's preconditioner (SOAP paper, Sec. 4).
 
     With ``t = state.step + 1``:
@@ -591,6 +627,8 @@ def soap_step(w: np.ndarray, g: np.ndarray, state: SOAPState, *, lr: float,
         second_moment_basis: ``"eigen"`` (SOAP); ``"original"`` keeps ``V`` as the EMA of
             ``G (.) G`` in the original basis while the numerator is still rotated -- an
             ablation that breaks the algorithm, used as a negative control.
+        eps_mode, decay: where ``eps`` and the weight decay enter, as in :func:`adam_step`
+            (``"folded"`` and ``"after"`` are the published ``soap.py``'s conventions).
 
     Returns:
         ``(w_new, state_new)``; the inputs are not modified.
@@ -612,6 +650,7 @@ def soap_step(w: np.ndarray, g: np.ndarray, state: SOAPState, *, lr: float,
         raise ValueError(f"refresh must be 'power_qr' or 'eigh', not {refresh!r}")
     if second_moment_basis not in ("eigen", "original"):
         raise ValueError(f"second_moment_basis must be 'eigen' or 'original', not {second_moment_basis!r}")
+    _check_conventions(eps_mode, decay)
     b1, b2 = _check_betas(betas)
     t = state.step + 1
     ql, qr = state.q_left, state.q_right
@@ -620,9 +659,7 @@ def soap_step(w: np.ndarray, g: np.ndarray, state: SOAPState, *, lr: float,
     m = b1 * state.exp_avg + (1 - b1) * g
     sq = g_rot if second_moment_basis == "eigen" else g
     v = b2 * state.exp_avg_sq + (1 - b2) * sq * sq
-    m_rot = rotate(m, ql, qr) / (1 - b1**t)
-    direction = unrotate(m_rot / (np.sqrt(v / (1 - b2**t)) + eps), ql, qr)
-    w_new = (1 - lr * weight_decay) * w - lr * direction
+    w_new = _apply_step(w, m, v, t, b1, b2, lr, eps, weight_decay, eps_mode, decay, ql, qr)
 
     left = shampoo_beta * state.left + (1 - shampoo_beta) * g @ g.T
     right = shampoo_beta * state.right + (1 - shampoo_beta) * g.T @ g

@@ -35,6 +35,8 @@ __all__ = [
     "NoisyQuadCos", "adagrad_coordinate_reference", "quad_cos_problem", "rate_trial", "adagrad_norm_reference", "contiguous_subsets",
     "run_adaptive", "sgd_momentum_reference", "subset_norm_run", "subspace_momentum_memory",
     "subspace_momentum_run", "subspace_momentum_matrix", "momentum_matrix", "state_size",
+    "noise_norm", "noisy_quadratic_average", "noisy_quadratic_mean_field",
+    "momentum_quadratic_average", "momentum_quadratic_expectation",
 ]
 
 
@@ -306,3 +308,185 @@ def momentum_matrix(grad: Callable[[np.ndarray], np.ndarray], W0: np.ndarray, et
 def state_size(state: dict) -> int:
     """Number of floating-point numbers an optimizer state holds (sum of its arrays' sizes)."""
     return int(sum(np.asarray(a).size for a in state.values()))
+
+
+# --------------------------------------------------------------------------- noise term
+def noise_norm(sigma: np.ndarray, groups: np.ndarray) -> float:
+    r"""$N_\Psi(\sigma) = \sum_i\|\sigma_{\Psi_i}\|_2$: the noise of each subset in $\ell_2$, summed.
+
+    One subset gives $\|\sigma\|_2$ (AdaGrad-Norm), $d$ singletons $\|\sigma\|_1$ (AdaGrad); the
+    form is the reconstruction of the noise term of the Subset-Norm bound (research notes).
+
+    Raises:
+        ValueError: on mismatched shapes or negative noise levels.
+    """
+    sigma = np.asarray(sigma, dtype=float)
+    groups = np.asarray(groups)
+    if sigma.shape != groups.shape or np.any(sigma < 0):
+        raise ValueError("need one non-negative noise level per coordinate and one subset index each")
+    return float(np.sum(np.sqrt(np.bincount(groups, weights=sigma * sigma))))
+
+
+def _check_quadratic_args(sigma, groups, lam, eta, b0, T):
+    sigma = np.asarray(sigma, dtype=float)
+    groups = np.asarray(groups)
+    if sigma.ndim != 1 or groups.shape != sigma.shape or np.any(sigma < 0):
+        raise ValueError("sigma must be a vector of non-negative noise levels with one subset index each")
+    if not (lam > 0 and eta > 0 and b0 > 0) or int(T) != T or T < 1:
+        raise ValueError(f"need lam, eta, b0 > 0 and an integer T >= 1; got {lam}, {eta}, {b0}, {T}")
+    return sigma, groups
+
+
+def noisy_quadratic_average(rng: np.random.Generator, sigma: np.ndarray, groups: np.ndarray, *,
+                            lam: float = 1.0, eta: float = 1.0, b0: float = 1e-3, T: int,
+                            trials: int = 1, frozen: bool = False) -> np.ndarray:
+    r"""Subset-Norm on $f(x) = \frac\lambda2\|x\|^2$ from its minimiser $x_0 = 0$ under gradient noise.
+
+    Stochastic gradients $g_t = \lambda x_t + \sigma\odot\xi_t$, $\xi_t \sim \mathcal N(0, I_d)$; the
+    step is Subset-Norm's (module docstring) with subsets ``groups``; ``frozen=True`` keeps the
+    step at $\eta/b_0$ (the accumulator never grows: SGD with a constant step).  Started at the
+    minimiser, the deterministic term of a convergence bound is zero and the average squared
+    gradient norm measures the noise term alone.  ``trials`` independent runs are vectorised.
+
+    Returns:
+        ``(trials,)`` values of $\frac1T\sum_{t<T}\|\nabla f(x_t)\|^2$.
+
+    Raises:
+        ValueError: on bad shapes or non-positive parameters.
+    """
+    sigma, groups = _check_quadratic_args(sigma, groups, lam, eta, b0, T)
+    d, c = sigma.size, int(groups.max()) + 1
+    # contiguous subsets 0, 0, 1, 1, ...: one vectorised sum per subset over all trials
+    contiguous = np.array_equal(np.unique(groups), np.arange(c)) and np.all(np.diff(groups) >= 0)
+    starts = np.searchsorted(groups, np.arange(c)) if contiguous else None
+    x = np.zeros((trials, d))
+    b2 = np.full((trials, c), float(b0) ** 2)
+    total = np.zeros(trials)
+    for _ in range(int(T)):
+        grad = lam * x
+        total += np.einsum("ij,ij->i", grad, grad)
+        g = grad + sigma * rng.standard_normal((trials, d))
+        if frozen:
+            x = x - (eta / b0) * g
+            continue
+        if starts is not None:
+            b2 += np.add.reduceat(g * g, starts, axis=1)
+        else:
+            for i in range(trials):
+                b2[i] += np.bincount(groups, weights=g[i] * g[i], minlength=c)
+        x = x - eta * g / np.sqrt(b2[:, groups])
+    return total / T
+
+
+def noisy_quadratic_mean_field(sigma: np.ndarray, groups: np.ndarray, *, lam: float = 1.0,
+                               eta: float = 1.0, b0: float = 1e-3, T: int, frozen: bool = False) -> float:
+    r"""Deterministic mean-field value of :func:`noisy_quadratic_average` (a reference, no sampling).
+
+    The accumulator of subset $i$ is replaced by its mean,
+    $\bar b_{t,i}^2 = b_0^2 + \sum_{u\le t}\sum_{j\in\Psi_i}(\lambda^2v_{u,j} + \sigma_j^2)$, and the
+    second moments $v_{t,j} = \mathbb E x_{t,j}^2$ follow the exact linear recursion
+    $v_{t+1,j} = (1 - \alpha_{t,j}\lambda)^2v_{t,j} + \alpha_{t,j}^2\sigma_j^2$ with
+    $\alpha_{t,j} = \eta/\bar b_{t,\psi(j)}$.  What it neglects is the correlation of the step
+    with the current noise (relative size $O(1/(|\Psi_i|\,t))$).  For $t$ past the relaxation
+    time $\|\sigma_{\Psi_i}\|^2/(\eta\lambda)^2$ it gives $\frac{\eta\lambda}{\sqrt T}N_\Psi(\sigma)(1 + o(1))$,
+    so its ratio to that law is the lower-order factor of a rate fit.
+
+    Returns:
+        $\frac1T\sum_{t<T}\lambda^2\sum_jv_{t,j}$.
+
+    Raises:
+        ValueError: as :func:`noisy_quadratic_average`.
+    """
+    sigma, groups = _check_quadratic_args(sigma, groups, lam, eta, b0, T)
+    c = int(groups.max()) + 1
+    v = np.zeros(sigma.size)
+    b2 = np.full(c, float(b0) ** 2)
+    s2 = sigma * sigma
+    total = 0.0
+    for _ in range(int(T)):
+        total += lam * lam * float(v.sum())
+        if frozen:
+            alpha = np.full(sigma.size, eta / b0)
+        else:
+            b2 = b2 + np.bincount(groups, weights=lam * lam * v + s2, minlength=c)
+            alpha = eta / np.sqrt(b2[groups])
+        v = (1.0 - alpha * lam) ** 2 * v + alpha * alpha * s2
+    return total / T
+
+
+def _check_momentum_args(lams, sigma, k, step, beta1, T):
+    lams = np.asarray(lams, dtype=float)
+    sigma = np.asarray(sigma, dtype=float)
+    if lams.ndim != 1 or sigma.shape != lams.shape or np.any(lams <= 0) or np.any(sigma < 0):
+        raise ValueError("need positive curvatures and non-negative noise levels, one per coordinate")
+    if not (0 <= k <= lams.size and step > 0 and 0 <= beta1 < 1) or int(T) != T or T < 1:
+        raise ValueError(f"need 0 <= k <= d, step > 0, 0 <= beta1 < 1, integer T >= 1; got {k}, {step}, "
+                         f"{beta1}, {T}")
+    return lams, sigma
+
+
+def momentum_quadratic_average(rng: np.random.Generator, lams: np.ndarray, sigma: np.ndarray, k: int,
+                               step: float, beta1: float, T: int, trials: int = 1) -> np.ndarray:
+    r"""Subspace-Momentum on $f(x) = \frac12\sum_j\lambda_jx_j^2$ from its minimiser, under noise.
+
+    $P$ = the first ``k`` coordinate directions; stochastic gradients $g_t = \Lambda x_t +
+    \sigma\odot\xi_t$; $m_t = \beta_1m_{t-1} + (1-\beta_1)Pg_t$, $x_{t+1} = x_t - \text{step}\,(P^\top m_t
+    + g_t - P^\top Pg_t)$ (the update of :func:`subspace_momentum_run`, vectorised over trials).
+
+    Returns:
+        ``(trials,)`` values of $\frac1T\sum_{t<T}\|\nabla f(x_t)\|^2$.
+
+    Raises:
+        ValueError: on bad shapes or parameters.
+    """
+    lams, sigma = _check_momentum_args(lams, sigma, k, step, beta1, T)
+    d = lams.size
+    x = np.zeros((trials, d))
+    m = np.zeros((trials, k))
+    total = np.zeros(trials)
+    for _ in range(int(T)):
+        grad = lams * x
+        total += np.einsum("ij,ij->i", grad, grad)
+        g = grad + sigma * rng.standard_normal((trials, d))
+        m = beta1 * m + (1.0 - beta1) * g[:, :k]
+        direction = g.copy()
+        direction[:, :k] = m
+        x = x - step * direction
+    return total / T
+
+
+def momentum_quadratic_expectation(lams: np.ndarray, sigma: np.ndarray, k: int, step: float,
+                                   beta1: float, T: int) -> float:
+    r"""The exact expectation of :func:`momentum_quadratic_average` (no sampling).
+
+    Coordinates decouple.  Outside the subspace $v_{t+1} = (1 - \text{step}\,\lambda)^2v_t +
+    \text{step}^2\sigma^2$; inside, $z_t = (x_t, m_{t-1})$ follows $z_{t+1} = Az_t + b\,\xi_t$ with
+    $A = \begin{pmatrix}1 - s(1-\beta_1)\lambda & -s\beta_1\\ (1-\beta_1)\lambda & \beta_1\end{pmatrix}$,
+    $b = (-s(1-\beta_1)\sigma, (1-\beta_1)\sigma)$, so its covariance follows
+    $C_{t+1} = AC_tA^\top + bb^\top$ exactly ($s$ the step).
+
+    Returns:
+        $\frac1T\sum_{t<T}\sum_j\lambda_j^2\mathbb Ex_{t,j}^2$.
+
+    Raises:
+        ValueError: as :func:`momentum_quadratic_average`.
+    """
+    lams, sigma = _check_momentum_args(lams, sigma, k, step, beta1, T)
+    s, b1 = float(step), float(beta1)
+    lin, sin_ = lams[:k], sigma[:k]
+    lout, sout = lams[k:], sigma[k:]
+    # per in-subspace coordinate: covariance entries (xx, xm, mm)
+    cxx, cxm, cmm = np.zeros(k), np.zeros(k), np.zeros(k)
+    a11, a12 = 1.0 - s * (1 - b1) * lin, -s * b1
+    a21, a22 = (1 - b1) * lin, b1
+    q1, q2 = -s * (1 - b1) * sin_, (1 - b1) * sin_
+    vout = np.zeros(lout.size)
+    total = 0.0
+    for _ in range(int(T)):
+        total += float(np.sum(lin * lin * cxx) + np.sum(lout * lout * vout))
+        nxx = a11 * a11 * cxx + 2 * a11 * a12 * cxm + a12 * a12 * cmm + q1 * q1
+        nxm = a11 * a21 * cxx + (a11 * a22 + a12 * a21) * cxm + a12 * a22 * cmm + q1 * q2
+        nmm = a21 * a21 * cxx + 2 * a21 * a22 * cxm + a22 * a22 * cmm + q2 * q2
+        cxx, cxm, cmm = nxx, nxm, nmm
+        vout = (1.0 - s * lout) ** 2 * vout + s * s * sout * sout
+    return total / T
