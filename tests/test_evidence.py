@@ -143,12 +143,17 @@ def test_proportion_rules():
     assert decide(Proportion(5, 100, 0.2, relation="<=", why="x")).verdict is V.VERIFIED
 
 
+def test_certificate_needs_the_solvers_accuracy():
+    with pytest.raises(EvidenceError, match="accuracy"):
+        Certificate("optimal", 1.0, 1.0, why="x")
+
+
 def test_certificate_needs_optimal_status():
-    assert decide(Certificate("optimal", 1.0 + 1e-9, 1.0, rtol=1e-7, why="x")).verdict is V.VERIFIED
-    assert decide(Certificate("optimal_inaccurate", 1.0, 1.0, why="x")).verdict is V.ERROR
-    assert decide(Certificate("infeasible", 1.0, 1.0, why="x")).verdict is V.ERROR
-    assert decide(Certificate("optimal", 1.1, 1.0, relation="<=", why="x")).verdict is V.REFUTED
-    assert decide(Certificate("optimal", 0.9, 1.0, relation="<=", why="x")).verdict is V.VERIFIED
+    assert decide(Certificate("optimal", 1.0 + 1e-9, 1.0, rtol=1e-7, accuracy=0.0, why="x")).verdict is V.VERIFIED
+    assert decide(Certificate("optimal_inaccurate", 1.0, 1.0, accuracy=0.0, why="x")).verdict is V.ERROR
+    assert decide(Certificate("infeasible", 1.0, 1.0, accuracy=0.0, why="x")).verdict is V.ERROR
+    assert decide(Certificate("optimal", 1.1, 1.0, relation="<=", accuracy=0.0, why="x")).verdict is V.REFUTED
+    assert decide(Certificate("optimal", 0.9, 1.0, relation="<=", accuracy=0.0, why="x")).verdict is V.VERIFIED
 
 
 def test_certificate_from_a_real_lp():
@@ -158,7 +163,7 @@ def test_certificate_from_a_real_lp():
     x = cp.Variable(2)
     prob = cp.Problem(cp.Maximize(cp.sum(x)), [x[0] + 2 * x[1] <= 4, 3 * x[0] + x[1] <= 6, x >= 0])
     prob.solve(solver=cp.CLARABEL)
-    assert decide(Certificate(prob.status, prob.value, 14 / 5, rtol=1e-7, why="interior point", solver="CLARABEL")).verdict is V.VERIFIED
+    assert decide(Certificate(prob.status, prob.value, 14 / 5, rtol=1e-7, accuracy=1e-9, why="interior point", solver="CLARABEL")).verdict is V.VERIFIED
 
 
 def test_comparison_directions():

@@ -341,10 +341,10 @@ def test_a_schema_one_database_is_migrated_and_read(tmp_path):
 def test_a_family_of_certificates_needs_every_solve():
     from workbench import Certificate
 
-    assert decide(Certificate(["optimal", "optimal"], [1.0, 2.0], [1.0, 2.0], why="x")).verdict is V.VERIFIED
-    d = decide(Certificate(["optimal", "optimal_inaccurate"], [1.0, 2.0], [1.0, 2.0], why="x", labels=["a", "b"]))
+    assert decide(Certificate(["optimal", "optimal"], [1.0, 2.0], [1.0, 2.0], accuracy=0.0, why="x")).verdict is V.VERIFIED
+    d = decide(Certificate(["optimal", "optimal_inaccurate"], [1.0, 2.0], [1.0, 2.0], accuracy=0.0, why="x", labels=["a", "b"]))
     assert d.verdict is V.ERROR and "'optimal_inaccurate' for b" in d.summary
-    d = decide(Certificate("optimal", [1.0, 2.5], [1.0, 2.0], why="x", labels=["a", "b"]))
+    d = decide(Certificate("optimal", [1.0, 2.5], [1.0, 2.0], accuracy=0.0, why="x", labels=["a", "b"]))
     assert d.verdict is V.REFUTED and d.counterexample["solve"] == "b"
 
 

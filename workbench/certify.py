@@ -113,8 +113,9 @@ def cvxpy_certificate(problem: Any, reference: float, *, relation: str = "=", rt
     """
     status = str(problem.status)
     if status != "optimal":
+        # Not solved: the status makes the certificate an ERROR; its accuracy is unknown.
         return Certificate(status, float("nan") if problem.value is None else float(problem.value), reference,
-                           relation=relation, rtol=rtol, atol=atol, why=why, quantity=quantity,
+                           relation=relation, rtol=rtol, atol=atol, why=why, quantity=quantity, accuracy=float("inf"),
                            solver=str(getattr(problem.solver_stats, "solver_name", "")), **kw)
     accuracy, diagnostics = solver_accuracy(problem)
     return Certificate(status, float(problem.value), reference, relation=relation, rtol=rtol, atol=atol, why=why,

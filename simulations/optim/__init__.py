@@ -130,11 +130,11 @@ __all__ += [
 
 # chi-square DRO through its dual and D-SGD-C (Zhang et al., ICLR 2025); asynchronous bundle method.
 from .async_bundle import abm_run, delayed_gradient_descent, distributed_logistic  # noqa: E402
-from .dro import dsgdc_run, dual_derivatives, dual_minimum, primal_value  # noqa: E402
+from .dro import dsgdc_run, dual_derivatives, dual_minimum, primal_problem, primal_value  # noqa: E402
 
 __all__ += [
     "abm_run", "delayed_gradient_descent", "distributed_logistic", "dsgdc_run", "dual_derivatives",
-    "dual_minimum", "primal_value",
+    "dual_minimum", "primal_problem", "primal_value",
 ]
 
 from .rates import tightest_best_iterate  # noqa: E402

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import optimize
@@ -83,12 +84,9 @@ def dual_minimum(losses: np.ndarray, lam: float, positive_part: bool = True) -> 
     return dual_objective(losses, eta, lam, positive_part), float(eta)
 
 
-def primal_value(losses: np.ndarray, lam: float) -> tuple[float, str]:
-    r"""$\max_{q \in \Delta_m}\sum_i q_i\ell_i - \lambda\frac1m\sum_i(m q_i - 1)^2$ solved by cvxpy (CLARABEL).
-
-    Returns:
-        (optimal value, solver status).
-    """
+def primal_problem(losses: np.ndarray, lam: float) -> Any:
+    r"""$\max_{q \in \Delta_m}\sum_i q_i\ell_i - \lambda\frac1m\sum_i(m q_i - 1)^2$ as a cvxpy problem,
+    solved with CLARABEL (its ``value``, ``status`` and ``solver_stats`` give the certificate)."""
     import cvxpy as cp
 
     losses = np.asarray(losses, dtype=float)
@@ -97,6 +95,12 @@ def primal_value(losses: np.ndarray, lam: float) -> tuple[float, str]:
     objective = cp.Maximize(losses @ q - lam / m * cp.sum_squares(m * q - 1))
     prob = cp.Problem(objective, [cp.sum(q) == 1])
     prob.solve(solver="CLARABEL")
+    return prob
+
+
+def primal_value(losses: np.ndarray, lam: float) -> tuple[float, str]:
+    r"""The optimal value of :func:`primal_problem` and the solver's status."""
+    prob = primal_problem(losses, lam)
     return float(prob.value), str(prob.status)
 
 

@@ -548,7 +548,7 @@ def _convex_pep(ctx, gamma):
     L0, R, N = ctx["L0"], ctx["radius"], ctx["n_steps"]
     res = pep_worst_case(SmoothConvexFunction, {"L": L0}, gradient_step(gamma), N, radius=R)
     return Certificate(res.status, res.value, L0 * R**2 / (4 * N + 2), relation="=", rtol=1e-6,
-                       solver=res.solver, quantity="worst-case f(x_N) - f* over convex L0-smooth f",
+                       solver=res.solver, accuracy=res.accuracy, diagnostics=res.diagnostics(), quantity="worst-case f(x_N) - f* over convex L0-smooth f",
                        why="CLARABEL solves these SDPs to about 1e-9 relative (TOOLCHAIN.md); 1e-6 "
                            "covers the solver accuracy with margin. The reference is Drori & "
                            "Teboulle's tight value, below the O(L0 R^2/eps) rate's L0 R^2/(2N)")
@@ -580,7 +580,7 @@ def _nonconvex_pep(ctx, gamma):
     res = pep_worst_case(SmoothFunction, {"L": L0}, gradient_step(gamma), N,
                          initial="function_decrease", radius=D, performance="min_gradient_norm")
     return Certificate(res.status, res.value, 2.0 * L0 * D / N, relation="<=", rtol=1e-6,
-                       solver=res.solver,
+                       solver=res.solver, accuracy=res.accuracy, diagnostics=res.diagnostics(),
                        quantity="worst-case min_{k<=N} ||grad f(x_k)||^2 over L0-smooth f",
                        why="CLARABEL accuracy about 1e-9 relative; 1e-6 is a margin for it")
 

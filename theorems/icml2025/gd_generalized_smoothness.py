@@ -97,7 +97,7 @@ def _corner_evidence(ctx):
     res = [pep_worst_case(SmoothFunction, {"L": L}, gradient_step(c / L), int(T), initial="function_decrease",
                           radius=D, performance="min_gradient_norm", include_last=False) for T in Ts]
     pep = Certificate([r.status for r in res], [r.value / L for r in res], 2.0 * D / Ts, relation="<=",
-                      rtol=1e-6, solver=res[0].solver, labels=[f"T = {T}" for T in Ts], why=PEP_WHY,
+                      rtol=1e-6, solver=res[0].solver, accuracy=[r.accuracy / L for r in res], labels=[f"T = {T}" for T in Ts], why=PEP_WHY,
                       quantity="worst case of min_{k<T} ||grad f(x_k)||^2 / ell(2 ||grad f(x_k)||)")
     rows = [_corner_staircase(L, int(T), c / L) for T in Ts]
     explicit = Bound([m for m, _ in rows], [b for _, b in rows], relation="<=", rtol=1e-9, x=Ts, xlabel="T",
@@ -144,7 +144,7 @@ def _corner_exact(ctx):
                           radius=D, performance="min_gradient_norm", include_last=False) for T in Ts]
     return Certificate([r.status for r in res], [r.value for r in res],
                        [v_staircase_corner_value(L, D, int(T)) for T in Ts], relation="=", rtol=1e-6,
-                       solver=res[0].solver, labels=[f"T = {T}" for T in Ts], why=PEP_WHY,
+                       solver=res[0].solver, accuracy=[r.accuracy for r in res], labels=[f"T = {T}" for T in Ts], why=PEP_WHY,
                        quantity="worst case of min_{k<T} ||grad f(x_k)||^2 over L-smooth f")
 
 
@@ -165,7 +165,7 @@ def _(ctx):
     ev = _corner_exact(ctx)
     Ts = np.arange(1, ctx["n_max"] + 1)
     return Certificate(ev.status, ev.value, 2.0 * ctx["L"] * ctx["delta"] / Ts, relation="=", rtol=1e-6,
-                       solver=ev.solver, labels=ev.labels, why=PEP_WHY, quantity=ev.quantity)
+                       solver=ev.solver, accuracy=ev.accuracy, labels=ev.labels, why=PEP_WHY, quantity=ev.quantity)
 
 
 def _convex_corner(ctx, step_factor):
@@ -174,7 +174,7 @@ def _convex_corner(ctx, step_factor):
     res = [pep_worst_case(SmoothConvexFunction, {"L": L}, gradient_step(step_factor / L), int(T), radius=R)
            for T in Ts]
     return Certificate([r.status for r in res], [r.value for r in res], L * R**2 / (4 * Ts + 2), relation="=",
-                       rtol=1e-6, solver=res[0].solver, labels=[f"T = {T}" for T in Ts], why=PEP_WHY,
+                       rtol=1e-6, solver=res[0].solver, accuracy=[r.accuracy for r in res], labels=[f"T = {T}" for T in Ts], why=PEP_WHY,
                        quantity="worst case of f(x_T) - f* over convex L-smooth f")
 
 

@@ -314,7 +314,7 @@ def _corner_evidence(ctx):
                           radius=D, performance="min_gradient_norm", include_last=False) for K in Ks]
     # phi = 1/2 ||.||^2, Lbar = 1: the measure is ||grad f||^2 / 2 and the bound L Delta / K
     pep = Certificate([r.status for r in res], [r.value / 2 for r in res], L * D / Ks, relation="<=", rtol=1e-6,
-                      solver=res[0].solver, labels=[f"K = {K}" for K in Ks], why=PEP_WHY,
+                      solver=res[0].solver, accuracy=[r.accuracy / 2 for r in res], labels=[f"K = {K}" for K in Ks], why=PEP_WHY,
                       quantity="worst case of min_{k<K} phi(grad phi*(grad f(x^k))) = ||grad f||^2/2")
     meas, bnd = [], []
     for K in Ks:
@@ -387,7 +387,7 @@ def _exact_evidence(ctx, classical):
     if classical:
         ref = [2 * L * D / K for K in Ks] * 2
     return Certificate([r.status for r in res], [r.value for r in res], ref, relation="=", rtol=1e-6,
-                       solver=res[0].solver, why=PEP_WHY,
+                       solver=res[0].solver, accuracy=[r.accuracy for r in res], why=PEP_WHY,
                        labels=[f"k < K = {K}" for K in Ks] + [f"k <= K = {K}" for K in Ks],
                        quantity="worst case of the smallest squared gradient norm")
 

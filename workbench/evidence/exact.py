@@ -220,9 +220,10 @@ class Certificate(Evidence):
     then VERIFIED when every ``value`` stands in ``relation`` to its ``reference`` within
     ``atol + rtol * |reference|``, REFUTED otherwise (the worst solve is the counterexample).
 
-    With ``accuracy`` (the solver's own certified accuracy of the value, absolute: a duality gap
-    with its residuals, see :func:`workbench.certify.solver_accuracy`), the true optimum is only
-    known to lie in ``[value - accuracy, value + accuracy]``, and the rule is decided on that
+    A solver reporting "optimal" has met its own stopping tolerances, nothing more, so every
+    certificate carries the solver's own certified ``accuracy`` of its value (absolute: a duality
+    gap with its residuals, see :func:`workbench.certify.solver_accuracy`); the true optimum is
+    only known to lie in ``[value - accuracy, value + accuracy]``, and the rule is decided on that
     interval: VERIFIED when the whole interval satisfies the relation within the tolerance,
     REFUTED when none of it does, INCONCLUSIVE when the reference lies within the solver's
     accuracy of the value (the solver does not certify the difference).
@@ -238,8 +239,8 @@ class Certificate(Evidence):
         relation: ``"="``, ``"<="`` or ``">="`` (value against reference).
         solver: solver name; ``duals``: optional dual values kept in the record.
         labels: optional name of each solve.
-        accuracy: the solver's certified accuracy of each value (absolute), or None for an
-            exact solver; ``diagnostics``: what it comes from (primal and dual values, gap,
+        accuracy: required: the solver's certified accuracy of each value (absolute; 0 for exact
+            arithmetic); ``diagnostics``: what it comes from (primal and dual values, gap,
             residuals, smallest eigenvalue of a Gram matrix), shown in the report.
     """
 
@@ -264,6 +265,10 @@ class Certificate(Evidence):
         super().__post_init__()
         if self.relation not in ("=", "<=", ">="):
             raise EvidenceError(f"certificate relation must be '=', '<=' or '>=', not {self.relation!r}")
+        if self.accuracy is None:
+            raise EvidenceError("a certificate needs the solver's own accuracy of its value (accuracy=): use "
+                                "workbench.certify.cvxpy_certificate for a cvxpy problem, a PEPit result's .accuracy, "
+                                "or accuracy=0.0 for exact arithmetic, with the reason in `why`")
 
     def default_near_misses(self) -> list[tuple[str, Evidence]]:
         r = _as_array(self.reference, "reference")
@@ -304,8 +309,7 @@ class Certificate(Evidence):
         if not np.all(np.isfinite(v)):
             return Decision(Verdict.ERROR, f"solver returned a non-finite value {v[~np.isfinite(v)][0]}")
         allowed = self.atol + self.rtol * np.abs(r)
-        acc = np.zeros(v.size) if self.accuracy is None else np.broadcast_to(
-            _as_array(self.accuracy, "accuracy").ravel(), v.shape).astype(float)
+        acc = np.broadcast_to(_as_array(self.accuracy, "accuracy").ravel(), v.shape).astype(float)
         if not np.all(np.isfinite(acc)) or np.any(acc < 0):
             raise EvidenceError("certificate accuracy must be finite and >= 0 (the solver's certified error)")
         if self.relation == "=":
@@ -331,14 +335,14 @@ class Certificate(Evidence):
         headline = {"value": float(v[worst]), "reference": float(r[worst])}
         if v.size > 1:
             headline["solves"] = v.size
-        if self.accuracy is not None:
+        if np.any(acc > 0):
             headline["accuracy"] = float(acc[worst])
             rows.append({"quantity": "solver's certified accuracy", "measured": fmt(float(acc.max())), "claimed": "",
                          "tolerance": "", "reason": "; ".join(f"{k} {fmt(x) if isinstance(x, float) else x}"
                                                               for k, x in (self.diagnostics or {}).items())})
         n_bad = int(np.sum(best > 0))
         what = f"{self.quantity}" if v.size == 1 else f"{self.quantity} of all {v.size} solves"
-        within = f" within the solver's accuracy {fmt(float(acc[worst]))}" if self.accuracy is not None else ""
+        within = f" within the solver's accuracy {fmt(float(acc[worst]))}" if np.any(acc > 0) else ""
         if n_bad:
             i = int(np.argmax(best))
             return Decision(Verdict.REFUTED, f"certified {self.quantity} {fmt(v[i])} is not {self.relation} "
