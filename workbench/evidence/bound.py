@@ -102,13 +102,12 @@ class Bound(Evidence):
     attained: float | None = None
     found_by: str = ""
     kind = "bound"
+    relations = ("<=", ">=")
     claimed_field = "bound"
     near_miss_default: ClassVar[str] = "the bound moved by half its size toward the stronger side (b/2 for a positive upper bound, 1.5 b for a positive lower bound)"
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.relation not in ("<=", ">="):
-            raise EvidenceError(f"bound relation must be '<=' or '>=', not {self.relation!r}")
         if self.attained is not None:
             a = _finite(self.attained, "attained", "bound")
             if not 0 < a <= 1:

@@ -237,10 +237,14 @@ class Evidence:
     kind: ClassVar[str] = ""
     claimed_field: ClassVar[str | None] = None  # the number a near miss moves by default
     near_miss_default: ClassVar[str] = ""  # the default near miss, in words
+    relations: ClassVar[tuple[str, ...]] = ()  # the relations a kind with a ``relation`` field accepts
 
     def __post_init__(self) -> None:
         if hasattr(self, "why"):
             _require_reason(self.why, self.kind)
+        if self.relations and getattr(self, "relation", None) not in self.relations:
+            allowed = ", ".join(repr(r) for r in self.relations)
+            raise EvidenceError(f"{self.kind} relation must be one of {allowed}, not {getattr(self, 'relation', None)!r}")
 
     def decide(self) -> Decision:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -258,13 +258,12 @@ class Certificate(Evidence):
     accuracy: Any = None
     diagnostics: dict[str, Any] | None = None
     kind = "certificate"
+    relations = ("=", "<=", ">=")
     claimed_field = "reference"
     near_miss_default: ClassVar[str] = "every reference times 1.01 for '='; one-sided, the reference moved by half its size toward the stronger side"
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.relation not in ("=", "<=", ">="):
-            raise EvidenceError(f"certificate relation must be '=', '<=' or '>=', not {self.relation!r}")
         if self.accuracy is None:
             raise EvidenceError("a certificate needs the solver's own accuracy of its value (accuracy=): use "
                                 "workbench.certify.cvxpy_certificate for a cvxpy problem, a PEPit result's .accuracy, "

@@ -111,13 +111,12 @@ class Rate(Evidence):
     constant: float | None = None
     constant_rtol: float = 0.0
     kind = "rate"
+    relations = ("=", "<=", ">=")
     claimed_field = "exponent"
     near_miss_default: ClassVar[str] = "the exponent moved by 0.25 toward the stronger side (both sides for '='); a claimed constant halved and doubled"
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.relation not in ("=", "<=", ">="):
-            raise EvidenceError(f"rate relation must be '=', '<=' or '>=', not {self.relation!r}")
         _finite(self.exponent, "exponent", "rate")
         if _finite(self.tolerance, "tolerance", "rate") < 0:
             raise EvidenceError(f"rate evidence: tolerance must be >= 0, not {self.tolerance!r}")

@@ -86,13 +86,12 @@ class Proportion(Evidence):
     values: Any = None
     value_name: str = "value"
     kind = "proportion"
+    relations = (">=", "<=", "=")
     claimed_field = "probability"
     near_miss_default: ClassVar[str] = "p -> (1 + p)/2 for '>=', p/2 for '<=', the farther of the two for '='"
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.relation not in (">=", "<=", "="):
-            raise EvidenceError(f"proportion relation must be '>=', '<=' or '=', not {self.relation!r}")
         n = _whole(self.trials, "trials", "proportion")
         k = _whole(self.successes, "successes", "proportion")
         if n < 1 or not 0 <= k <= n:
