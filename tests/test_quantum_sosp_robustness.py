@@ -508,3 +508,59 @@ def test_a_smaller_perturbation_radius_tolerates_less_first_order_noise():
     rng = np.random.default_rng(3)
     assert sum(escape_trial(rng, "first", eps, d, b) for _ in range(10)) >= 7
     assert sum(escape_trial(rng, "first", eps, d, b, radius_factor=0.01) for _ in range(10)) == 0
+
+
+# --------------------------------------------------------------------------- border saddle, batched PGD
+from simulations.quantum.noise import first_order_escapes  # noqa: E402
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.001])
+def test_border_saddle_curvature_width_and_hessian_lipschitz(eps):
+    """Curvature -ratio sqrt(rho eps) at the saddle, minima at +-s, |f'''| at most rho on the well
+    (central differences of the Hessian), and the exact SOSP test at both points."""
+    ratio, rho = 8.0, 6.0
+    p = RampSaddle.border_saddle(3, eps, ratio, rho)
+    assert p.hessian(np.zeros(3))[-1, -1] == pytest.approx(-ratio * math.sqrt(rho * eps), rel=1e-12)
+    assert p.rho == pytest.approx(rho, rel=1e-12)
+    well = np.array([0.0, 0.0, p.s])
+    np.testing.assert_allclose(p.gradient(well), 0.0, atol=1e-14)
+    assert p.is_sosp(well) and not p.is_sosp(np.zeros(3))
+    z = np.linspace(-p.s, p.s, 2001)
+    h = 1e-6 * p.s
+    third = [(p.hessian(np.array([0, 0, t + h]))[-1, -1] - p.hessian(np.array([0, 0, t - h]))[-1, -1]) / (2 * h)
+             for t in z]
+    assert max(abs(v) for v in third) == pytest.approx(rho, rel=1e-6)
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        x = rng.normal(scale=p.s, size=3)
+        fd = np.array([(p.value(x + 1e-7 * v) - p.value(x - 1e-7 * v)) / 2e-7 for v in np.eye(3)])
+        np.testing.assert_allclose(p.gradient(x), fd, atol=1e-8)
+        assert p.is_sosp(x) == is_sosp(p.gradient(x), p.hessian(x), p.eps, p.rho)
+    with pytest.raises(ValueError):
+        RampSaddle.border_saddle(3, eps, ratio=1.0)
+
+
+def test_start_off_the_saddle_sits_in_the_well():
+    p = RampSaddle(3, 0.02, s=0.5)
+    assert p.start()[-1] == 0.0 and p.start(on_saddle=False)[-1] == 0.5
+    assert p.start(on_saddle=False)[0] == -p.delta_f / (2 * p.eps)
+
+
+@pytest.mark.parametrize(("eps", "d", "level", "radius_factor"),
+                         [(0.04, 2, 1.0e-5, 1.0), (0.04, 16, 3.0e-6, 0.5), (0.02, 5, 2.0e-6, 1.0)])
+def test_batched_first_order_escapes_agree_in_law_with_the_scalar_runs(eps, d, level, radius_factor):
+    """The batched, d-reduced PGD runs against escape_trial (one full d-dimensional PGD run at a
+    time): success proportions of 300 and 3000 runs agree within four standard errors."""
+    k1 = sum(escape_trial(np.random.default_rng(1000 + i), "first", eps, d, level, radius_factor=radius_factor)
+             for i in range(300))
+    k2, n2 = first_order_escapes(np.random.default_rng(7), eps, d, level, 3000, radius_factor)
+    p = (k1 + k2) / (300 + n2)
+    assert 0.05 < p < 0.95  # a level where the success rate is informative
+    assert abs(k1 / 300 - k2 / n2) <= 4 * math.sqrt(p * (1 - p) * (1 / 300 + 1 / n2))
+
+
+def test_batched_first_order_escapes_ends_and_inputs():
+    assert first_order_escapes(np.random.default_rng(0), 0.04, 8, 0.0, 50) == (50, 50)
+    assert first_order_escapes(np.random.default_rng(0), 0.04, 8, 1e-3, 50) == (0, 50)
+    with pytest.raises(ValueError):
+        first_order_escapes(np.random.default_rng(0), 0.04, 8, -1.0, 50)
