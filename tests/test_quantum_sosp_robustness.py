@@ -564,3 +564,14 @@ def test_batched_first_order_escapes_ends_and_inputs():
     assert first_order_escapes(np.random.default_rng(0), 0.04, 8, 1e-3, 50) == (0, 50)
     with pytest.raises(ValueError):
         first_order_escapes(np.random.default_rng(0), 0.04, 8, -1.0, 50)
+
+
+def test_trigamma_against_scipy_polygamma():
+    from scipy.special import polygamma
+
+    from simulations.quantum.emulator import trigamma
+
+    x = np.concatenate([np.geomspace(1e-6, 1e8, 20001), np.linspace(1e-9, 3.0, 20000)])
+    np.testing.assert_allclose(trigamma(x), polygamma(1, x), rtol=1e-12)
+    with pytest.raises(ValueError):
+        trigamma(np.array([1.0, 0.0]))

@@ -70,8 +70,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
-from scipy.special import erf
+from scipy.special import erf, ndtr
 
 from .noise import Bisection, bisect_threshold
 from .smoothing import qae_grid_size, qae_median_sample, smoothing_parameters
@@ -157,7 +156,7 @@ def vee_noise_smoothed_gradient(z, nu: float, a: float, sigma: float) -> np.ndar
     if a <= 0 or sigma <= 0 or nu < 0:
         raise ValueError(f"need a > 0, sigma > 0 and nu >= 0, not {a}, {sigma}, {nu}")
     z = np.asarray(z, dtype=float)
-    cdf = stats.norm.cdf
+    cdf = ndtr  # the standard normal CDF
     return (2 * nu / a) * (cdf((a - z) / sigma) + cdf((-a - z) / sigma) - 2 * cdf(-z / sigma))
 
 
