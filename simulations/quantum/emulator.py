@@ -255,10 +255,13 @@ def trigamma(x) -> np.ndarray:
     x = np.asarray(x, dtype=float)
     if np.any(x <= 0):
         raise ValueError("trigamma is evaluated here for positive arguments only")
-    acc = np.zeros_like(x)
-    y = x.copy()
     small = x < _TRIGAMMA_SHIFT
-    if small.any():
+    if small.all():  # the samplers' case: arguments in (0, 2]
+        acc = (1.0 / (x[..., None] + _TRIGAMMA_STEPS) ** 2).sum(axis=-1)
+        y = x + _TRIGAMMA_SHIFT
+    else:
+        acc = np.zeros_like(x)
+        y = x.copy()
         xs = x[small]
         acc[small] = (1.0 / (xs[:, None] + _TRIGAMMA_STEPS) ** 2).sum(axis=1)
         y[small] = xs + _TRIGAMMA_SHIFT
