@@ -414,6 +414,23 @@ def test_qae_grid_size_is_the_least_integer_meeting_the_radius():
         radius = lambda k, B=B: 2 * B * (np.pi / k + np.pi**2 / k**2)  # noqa: E731
         assert radius(M) <= acc < radius(M - 1)
     assert qae_grid_size(0.1, 1.0) != 2 ** int(np.log2(qae_grid_size(0.1, 1.0)))  # not a power of 2
+    for acc in (0.0123, 1e-3, 7e-4):  # the least multiple of 4 meeting the radius
+        M4 = qae_grid_size(acc, 2.0, 4)
+        assert M4 % 4 == 0 and qae_grid_size(acc, 2.0) <= M4 < qae_grid_size(acc, 2.0) + 4
+
+
+def test_a_zero_mean_is_estimated_exactly_on_a_grid_of_multiples_of_four():
+    """The amplitude 1/2 (a zero mean), eigenphase theta = pi/4 at outcome M/4: on a grid M = 0 mod 4
+    one run returns it with probability 1 (a grid point); on M = 2 mod 4 it falls half-way between
+    two outcomes (4/pi^2 each in the limit) and on M = 1, 3 mod 4 a quarter of a bin off: the
+    estimator's law at a saddle then changes with M mod 4."""
+    from simulations.quantum.emulator import fejer_kernel
+
+    y = np.arange(1028)
+    assert fejer_kernel(1024 / 4 - y[:1024], 1024)[256] == pytest.approx(1.0, abs=1e-12)
+    half = fejer_kernel(1026 / 4 - y[:1026], 1026)
+    assert np.sort(half)[-2:] == pytest.approx([4 / np.pi**2] * 2, rel=1e-5)
+    assert fejer_kernel(1025 / 4 - y[:1025], 1025).max() < 0.9
 
 
 def test_hoeffding_samples_and_median_runs_by_hand():
@@ -452,7 +469,7 @@ def test_smoothed_sgd_reaches_sosp_and_counts_queries_exactly():
         run = smoothed_sgd(pr, estimator, np.random.default_rng(3))
         assert run.hit_iteration is not None
         p = smoothing_parameters(pr)
-        M, n, R = qae_grid_size(p["accuracy"], 2.0), hoeffding_samples(p["accuracy"], 2.0), 21
+        M, n, R = qae_grid_size(p["accuracy"], 2.0, 4), hoeffding_samples(p["accuracy"], 2.0), 21
         per_step = 2 * R * (2 * M - 1) if estimator == "quantum" else R * n
         assert run.calls_per_step == per_step
         assert run.hit_queries == run.hit_iteration * per_step

@@ -73,7 +73,7 @@ import numpy as np
 from scipy.special import erf, ndtr
 
 from .noise import Bisection, bisect_threshold
-from .smoothing import qae_grid_size, qae_median_sample, smoothing_parameters
+from .smoothing import QAE_GRID_MULTIPLE, qae_grid_size, qae_median_sample, smoothing_parameters
 from .sosp import RampSaddle
 
 QUAD_NODES = 32
@@ -108,7 +108,7 @@ def sgd_noise_parameters(problem: RampSaddle, *, delta: float = 1e-3, eps_decay:
     for key in ("sigma", "r"):
         p[key] *= lam
     p["lam"] = lam
-    p["M"] = qae_grid_size(p["accuracy"], p["B"])
+    p["M"] = qae_grid_size(p["accuracy"], p["B"], QAE_GRID_MULTIPLE)
     return p
 
 
