@@ -200,3 +200,18 @@ def test_first_order_levels_outside_the_model_raise():
     with pytest.raises(ValueError, match="B/4"):
         sgd_noise_threshold(np.random.default_rng(9), "first", 0.05, 2, trials=4, steps=2, budget=10,
                             bracket=(0.05, 200.0))
+
+
+@pytest.mark.parametrize("order", ["first", "zeroth"])
+def test_border_saddle_escape_without_and_with_a_strong_trap(order):
+    """On the border member (curvature 8 sqrt(rho eps)) the noiseless runs escape and a trap far
+    beyond the holding scale c sigma (first order) or c sigma^2 (zeroth order) holds them all."""
+    from simulations.quantum.smoothing_noise import saddle_problem
+
+    problem = saddle_problem(0.004, 4, 8.0)
+    assert problem.c == pytest.approx(8 * math.sqrt(6 * 0.004)) and problem.rho == pytest.approx(6.0)
+    sigma = sgd_noise_parameters(problem)["sigma"]
+    strong = 20 * problem.c * (sigma if order == "first" else sigma**2)
+    ok = escape_successes(np.random.default_rng(7), order, 0.004, 4, 0.0, 16, 100, saddle_ratio=8.0)
+    held = escape_successes(np.random.default_rng(8), order, 0.004, 4, strong, 16, 100, saddle_ratio=8.0)
+    assert ok == (16, 16) and held == (0, 16)

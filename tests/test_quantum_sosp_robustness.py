@@ -414,6 +414,23 @@ def test_qae_grid_size_is_the_least_integer_meeting_the_radius():
         radius = lambda k, B=B: 2 * B * (np.pi / k + np.pi**2 / k**2)  # noqa: E731
         assert radius(M) <= acc < radius(M - 1)
     assert qae_grid_size(0.1, 1.0) != 2 ** int(np.log2(qae_grid_size(0.1, 1.0)))  # not a power of 2
+    for acc in (0.0123, 1e-3, 7e-4):  # the least multiple of 4 meeting the radius
+        M4 = qae_grid_size(acc, 2.0, 4)
+        assert M4 % 4 == 0 and qae_grid_size(acc, 2.0) <= M4 < qae_grid_size(acc, 2.0) + 4
+
+
+def test_a_zero_mean_is_estimated_exactly_on_a_grid_of_multiples_of_four():
+    """The amplitude 1/2 (a zero mean), eigenphase theta = pi/4 at outcome M/4: on a grid M = 0 mod 4
+    one run returns it with probability 1 (a grid point); on M = 2 mod 4 it falls half-way between
+    two outcomes (4/pi^2 each in the limit) and on M = 1, 3 mod 4 a quarter of a bin off: the
+    estimator's law at a saddle then changes with M mod 4."""
+    from simulations.quantum.emulator import fejer_kernel
+
+    y = np.arange(1028)
+    assert fejer_kernel(1024 / 4 - y[:1024], 1024)[256] == pytest.approx(1.0, abs=1e-12)
+    half = fejer_kernel(1026 / 4 - y[:1026], 1026)
+    assert np.sort(half)[-2:] == pytest.approx([4 / np.pi**2] * 2, rel=1e-5)
+    assert fejer_kernel(1025 / 4 - y[:1025], 1025).max() < 0.9
 
 
 def test_hoeffding_samples_and_median_runs_by_hand():
@@ -452,7 +469,7 @@ def test_smoothed_sgd_reaches_sosp_and_counts_queries_exactly():
         run = smoothed_sgd(pr, estimator, np.random.default_rng(3))
         assert run.hit_iteration is not None
         p = smoothing_parameters(pr)
-        M, n, R = qae_grid_size(p["accuracy"], 2.0), hoeffding_samples(p["accuracy"], 2.0), 21
+        M, n, R = qae_grid_size(p["accuracy"], 2.0, 4), hoeffding_samples(p["accuracy"], 2.0), 21
         per_step = 2 * R * (2 * M - 1) if estimator == "quantum" else R * n
         assert run.calls_per_step == per_step
         assert run.hit_queries == run.hit_iteration * per_step
@@ -508,3 +525,70 @@ def test_a_smaller_perturbation_radius_tolerates_less_first_order_noise():
     rng = np.random.default_rng(3)
     assert sum(escape_trial(rng, "first", eps, d, b) for _ in range(10)) >= 7
     assert sum(escape_trial(rng, "first", eps, d, b, radius_factor=0.01) for _ in range(10)) == 0
+
+
+# --------------------------------------------------------------------------- border saddle, batched PGD
+from simulations.quantum.noise import first_order_escapes  # noqa: E402
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.001])
+def test_border_saddle_curvature_width_and_hessian_lipschitz(eps):
+    """Curvature -ratio sqrt(rho eps) at the saddle, minima at +-s, |f'''| at most rho on the well
+    (central differences of the Hessian), and the exact SOSP test at both points."""
+    ratio, rho = 8.0, 6.0
+    p = RampSaddle.border_saddle(3, eps, ratio, rho)
+    assert p.hessian(np.zeros(3))[-1, -1] == pytest.approx(-ratio * math.sqrt(rho * eps), rel=1e-12)
+    assert p.rho == pytest.approx(rho, rel=1e-12)
+    well = np.array([0.0, 0.0, p.s])
+    np.testing.assert_allclose(p.gradient(well), 0.0, atol=1e-14)
+    assert p.is_sosp(well) and not p.is_sosp(np.zeros(3))
+    z = np.linspace(-p.s, p.s, 2001)
+    h = 1e-6 * p.s
+    third = [(p.hessian(np.array([0, 0, t + h]))[-1, -1] - p.hessian(np.array([0, 0, t - h]))[-1, -1]) / (2 * h)
+             for t in z]
+    assert max(abs(v) for v in third) == pytest.approx(rho, rel=1e-6)
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        x = rng.normal(scale=p.s, size=3)
+        fd = np.array([(p.value(x + 1e-7 * v) - p.value(x - 1e-7 * v)) / 2e-7 for v in np.eye(3)])
+        np.testing.assert_allclose(p.gradient(x), fd, atol=1e-8)
+        assert p.is_sosp(x) == is_sosp(p.gradient(x), p.hessian(x), p.eps, p.rho)
+    with pytest.raises(ValueError):
+        RampSaddle.border_saddle(3, eps, ratio=1.0)
+
+
+def test_start_off_the_saddle_sits_in_the_well():
+    p = RampSaddle(3, 0.02, s=0.5)
+    assert p.start()[-1] == 0.0 and p.start(on_saddle=False)[-1] == 0.5
+    assert p.start(on_saddle=False)[0] == -p.delta_f / (2 * p.eps)
+
+
+@pytest.mark.parametrize(("eps", "d", "level", "radius_factor"),
+                         [(0.04, 2, 1.0e-5, 1.0), (0.04, 16, 3.0e-6, 0.5), (0.02, 5, 2.0e-6, 1.0)])
+def test_batched_first_order_escapes_agree_in_law_with_the_scalar_runs(eps, d, level, radius_factor):
+    """The batched, d-reduced PGD runs against escape_trial (one full d-dimensional PGD run at a
+    time): success proportions of 300 and 3000 runs agree within four standard errors."""
+    k1 = sum(escape_trial(np.random.default_rng(1000 + i), "first", eps, d, level, radius_factor=radius_factor)
+             for i in range(300))
+    k2, n2 = first_order_escapes(np.random.default_rng(7), eps, d, level, 3000, radius_factor)
+    p = (k1 + k2) / (300 + n2)
+    assert 0.05 < p < 0.95  # a level where the success rate is informative
+    assert abs(k1 / 300 - k2 / n2) <= 4 * math.sqrt(p * (1 - p) * (1 / 300 + 1 / n2))
+
+
+def test_batched_first_order_escapes_ends_and_inputs():
+    assert first_order_escapes(np.random.default_rng(0), 0.04, 8, 0.0, 50) == (50, 50)
+    assert first_order_escapes(np.random.default_rng(0), 0.04, 8, 1e-3, 50) == (0, 50)
+    with pytest.raises(ValueError):
+        first_order_escapes(np.random.default_rng(0), 0.04, 8, -1.0, 50)
+
+
+def test_trigamma_against_scipy_polygamma():
+    from scipy.special import polygamma
+
+    from simulations.quantum.emulator import trigamma
+
+    x = np.concatenate([np.geomspace(1e-6, 1e8, 20001), np.linspace(1e-9, 3.0, 20000)])
+    np.testing.assert_allclose(trigamma(x), polygamma(1, x), rtol=1e-12)
+    with pytest.raises(ValueError):
+        trigamma(np.array([1.0, 0.0]))

@@ -236,6 +236,39 @@ def sample_outcomes(m, n: int, rng: np.random.Generator, window: int = 16) -> np
 
 
 EXACT_QUANTILE_MAX_N = 2**10
+_TRIGAMMA_SHIFT = 10.0  # the asymptotic series is used from here on
+_TRIGAMMA_STEPS = np.arange(10.0)  # the recurrence's ten steps below the shift
+
+
+def trigamma(x) -> np.ndarray:
+    """Trigamma ``psi'(x) = sum_{k >= 0} 1 / (k + x)^2`` for x > 0 (elementwise).
+
+    Ten steps of the recurrence ``psi'(x) = 1/x^2 + psi'(x + 1)`` move every argument below 10
+    to at least 10, where the asymptotic series ``1/x + 1/(2x^2) + sum_k B_2k / x^(2k+1)``
+    (Bernoulli numbers up to B_10) is accurate to about 1e-14 relative: the values of
+    ``scipy.special.polygamma(1, x)`` to 1e-12 (unit test), a few times faster on the arrays of
+    the samplers.
+
+    Raises:
+        ValueError: for a non-positive argument.
+    """
+    x = np.asarray(x, dtype=float)
+    if np.any(x <= 0):
+        raise ValueError("trigamma is evaluated here for positive arguments only")
+    small = x < _TRIGAMMA_SHIFT
+    if small.all():  # the samplers' case: arguments in (0, 2]
+        acc = (1.0 / (x[..., None] + _TRIGAMMA_STEPS) ** 2).sum(axis=-1)
+        y = x + _TRIGAMMA_SHIFT
+    else:
+        acc = np.zeros_like(x)
+        y = x.copy()
+        xs = x[small]
+        acc[small] = (1.0 / (xs[:, None] + _TRIGAMMA_STEPS) ** 2).sum(axis=1)
+        y[small] = xs + _TRIGAMMA_SHIFT
+    z = 1.0 / y
+    z2 = z * z
+    tail = z * z2 * (1 / 6 - z2 * (1 / 30 - z2 * (1 / 42 - z2 * (1 / 30 - z2 * 5 / 66))))
+    return acc + z + z2 / 2 + tail
 
 
 def _sinc2_cdf(j: np.ndarray, f: np.ndarray) -> np.ndarray:
@@ -245,13 +278,11 @@ def _sinc2_cdf(j: np.ndarray, f: np.ndarray) -> np.ndarray:
     ``j >= 0``, with ``s = sin^2(pi f) / pi^2`` and trigamma ``psi'`` (the series
     ``sum_{k >= 0} 1 / (k + x)^2``).
     """
-    from scipy.special import zeta
-
     s = np.sin(np.pi * f) ** 2 / np.pi**2
     left = j <= -1
     x = np.where(left, f - j, j + 1 - f)
     x = np.where(x > 0, x, 1.0)  # f = 0, j = 0: no mass off the centre, any positive x
-    val = s * zeta(2.0, x)  # Hurwitz zeta(2, x) = trigamma(x)
+    val = s * trigamma(x)
     return np.where(left, val, 1.0 - val)
 
 
@@ -273,13 +304,11 @@ def _kernel_quantile(m: np.ndarray, q: np.ndarray, N: int) -> np.ndarray:
             cdf = np.cumsum(fejer_kernel(m[sl, None] - g[None, :], N), axis=1)
             out[sl] = g[np.minimum((cdf < q[sl, None]).sum(axis=1), N - 1)]
         return out
-    from scipy.special import zeta
-
     m0 = np.floor(m)
     f = m - m0
     s = np.sin(np.pi * f) ** 2 / np.pi**2
     # Fast path: the two central offsets 0 and 1 (all but a fraction ~1/R^2 of the medians).
-    z = s * zeta(2.0, np.stack([1.0 + f, np.where(f > 0, 1.0 - f, 1.0), 2.0 - f]))
+    z = s * trigamma(np.stack([1.0 + f, np.where(f > 0, 1.0 - f, 1.0), 2.0 - f]))
     c_left, c_zero, c_one = z[0], 1.0 - z[1], 1.0 - z[2]
     central = (q > c_left) & (q <= c_one)
     if central.all():

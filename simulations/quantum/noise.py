@@ -142,6 +142,98 @@ def escape_trial(rng: np.random.Generator, oracle_kind: str, eps: float, d: int,
     raise ValueError(f"method must be 'pgd' or 'pagd', not {method!r}")
 
 
+def first_order_escapes(rng: np.random.Generator, eps: float, d: int, level: float, trials: int,
+                        radius_factor: float = 1.0) -> tuple[int, int]:
+    """(successes, trials) of PGD from the strict saddle under a restoring first-order bias, all
+    trials at once.
+
+    The runs of :func:`escape_trial` with ``oracle_kind="first"`` (PGD of Jin et al. 2017,
+    Algorithm 2, theory parameters, gradient oracle ``grad f(x) + level sign(x_d) e_d``, start at
+    the origin of :class:`RampSaddle` ``(d, eps)``, success = an iterate passes the exact
+    eps-SOSP test before PGD's stopping rule returns the saddle, failure after
+    ``3 t_thres + 200`` iterations), vectorised over the trials and reduced exactly in d: the
+    d - 2 middle coordinates are identical quadratics ``x_j^2 / 2`` that start at 0, so after
+    PGD's one perturbation they all contract by ``1 - eta`` per step and enter the gradient
+    norm, ``f`` and the SOSP test only through ``q = sum_j x_j^2``; the perturbation (uniform
+    in the ball of radius ``radius_factor r``) is drawn as ``r U^{1/d} v / |v|`` with ``v_1,
+    v_d`` standard normal and ``sum_{middle} v_j^2`` chi-square with d - 2 degrees of freedom
+    (the same law).  Each step of the scalar algorithm is applied to the rows still running.
+    The draws come from ``rng`` in another order than in :func:`escape_trial`: the two agree
+    in law, not run by run.  Cost O(trials) per step, whatever d.
+
+    Raises:
+        ValueError: for a negative level or radius factor, or trials < 1.
+        RuntimeError: if a run were perturbed twice (not possible from the saddle: PGD stops or
+            leaves the saddle after its first perturbation; the reduction assumes it).
+    """
+    if level < 0 or radius_factor < 0 or trials < 1:
+        raise ValueError(f"need level >= 0, radius_factor >= 0 and trials >= 1, not {level}, "
+                         f"{radius_factor}, {trials}")
+    problem = RampSaddle(d, eps)
+    p = pgd_parameters(problem)
+    eta, g_thres, f_thres, t_thres = p["eta"], p["g_thres"], p["f_thres"], p["t_thres"]
+    radius = radius_factor * p["r"]
+    w, c, s_well = problem.w, problem.c, problem.s
+    hess_tol = -math.sqrt(problem.rho * eps)
+    x1, xd, q = np.zeros(trials), np.zeros(trials), np.zeros(trials)
+    kicked = np.zeros(trials, dtype=bool)
+    t_noise = np.full(trials, -t_thres - 1)
+    f_tilde = np.full(trials, np.nan)
+    running = np.ones(trials, dtype=bool)
+    success = np.zeros(trials, dtype=bool)
+
+    def exact_gradient(a, b):
+        u = a / w
+        z = b / s_well
+        return 2 * eps * u / np.sqrt(1 + u * u), c * s_well * (z**3 - z)
+
+    def value(a, b, qq):
+        u = a / w
+        z = b / s_well
+        return 2 * eps * w * (np.sqrt(1 + u * u) - 1) + c * s_well**2 * (z**4 / 4 - z**2 / 2) + qq / 2
+
+    for t in range(3 * t_thres + 200):
+        rows = np.flatnonzero(running)
+        a, b, qq = x1[rows], xd[rows], q[rows]
+        g1, gd = exact_gradient(a, b)
+        h_min = np.minimum(2 * eps / w * (1 + (a / w) ** 2) ** -1.5, c * (3 * (b / s_well) ** 2 - 1))
+        if d > 2:
+            h_min = np.minimum(h_min, 1.0)
+        hit = (g1 * g1 + gd * gd + qq <= eps**2) & (h_min >= hess_tol)
+        success[rows[hit]] = True
+        running[rows[hit]] = False
+        keep = ~hit
+        rows, a, b, qq, g1, gd = rows[keep], a[keep], b[keep], qq[keep], g1[keep], gd[keep]
+        if rows.size == 0:
+            break
+        gd = gd + level * np.sign(b)
+        kick = (np.sqrt(g1 * g1 + gd * gd + qq) <= g_thres) & (t - t_noise[rows] > t_thres)
+        if kick.any():
+            k = rows[kick]
+            if kicked[k].any():
+                raise RuntimeError("a run was perturbed twice; use escape_trial for such runs")
+            kicked[k] = True
+            t_noise[k] = t
+            f_tilde[k] = value(a[kick], b[kick], qq[kick])
+            v1, vd = rng.standard_normal(k.size), rng.standard_normal(k.size)
+            mid = rng.chisquare(d - 2, k.size) if d > 2 else np.zeros(k.size)
+            scale = radius * rng.random(k.size) ** (1.0 / d) / np.sqrt(v1 * v1 + vd * vd + mid)
+            a[kick] += scale * v1
+            b[kick] += scale * vd
+            qq[kick] = scale**2 * mid
+            g1k, gdk = exact_gradient(a[kick], b[kick])
+            g1[kick], gd[kick] = g1k, gdk + level * np.sign(b[kick])
+        test = (t - t_noise[rows] == t_thres) & ~np.isnan(f_tilde[rows])
+        if test.any():
+            stop = np.zeros(rows.size, dtype=bool)
+            stop[test] = value(a[test], b[test], qq[test]) - f_tilde[rows[test]] > -f_thres
+            running[rows[stop]] = False
+            keep = ~stop
+            rows, a, b, qq, g1, gd = rows[keep], a[keep], b[keep], qq[keep], g1[keep], gd[keep]
+        x1[rows], xd[rows], q[rows] = a - eta * g1, b - eta * gd, qq * (1 - eta) ** 2
+    return int(success.sum()), int(trials)
+
+
 @dataclass
 class Bisection:
     """Outcome of :func:`bisect_threshold`.

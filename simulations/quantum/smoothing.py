@@ -48,6 +48,7 @@ from .sosp import RampSaddle
 
 QUAD_NODES = 32
 QAE_SUCCESS = 8 / math.pi**2
+QAE_GRID_MULTIPLE = 4  # amplitude-estimation grids are multiples of 4 (see qae_grid_size)
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(QUAD_NODES)
 _WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
 
@@ -78,20 +79,28 @@ def smoothed_moments(problem: RampSaddle, x: np.ndarray, sigma: float, B: float)
     return mean, var
 
 
-def qae_grid_size(accuracy: float, B: float) -> int:
-    """Least integer M with ``2B (pi/M + pi^2/M^2) <= accuracy`` (any integer, not a power of 2).
+def qae_grid_size(accuracy: float, B: float, multiple: int = 1) -> int:
+    """Least multiple M of ``multiple`` with ``2B (pi/M + pi^2/M^2) <= accuracy`` (any integer
+    for ``multiple = 1``, not a power of 2).
+
+    The estimators here use ``multiple = QAE_GRID_MULTIPLE`` (4): then the amplitude 1/2, the
+    image of a zero mean, sits on the grid (outcome M/4) and is returned exactly.  With
+    ``M mod 4 != 0`` it falls half a bin (``M = 2 mod 4``) or a quarter of a bin off the grid, so
+    the estimator's law at a zero mean (a strict saddle's gradient) changes with ``M mod 4``,
+    irregularly in the accuracy: a +-4 % wobble of the smoothed SGD's noise thresholds over d,
+    in step with ``M mod 4``, that would enter fitted exponents.
 
     Raises:
-        ValueError: for accuracy <= 0 or B <= 0.
+        ValueError: for accuracy <= 0, B <= 0 or multiple < 1.
     """
-    if accuracy <= 0 or B <= 0:
-        raise ValueError(f"accuracy and B must be positive, not {accuracy}, {B}")
+    if accuracy <= 0 or B <= 0 or multiple < 1:
+        raise ValueError(f"accuracy and B must be positive and multiple >= 1, not {accuracy}, {B}, {multiple}")
     c = accuracy / (2 * B)  # pi^2 x^2 + pi x - c = 0, x = 1/M
     x = (-math.pi + math.sqrt(math.pi**2 + 4 * math.pi**2 * c)) / (2 * math.pi**2)
     M = max(1, math.ceil(1 / x) - 2)
     while 2 * B * (math.pi / M + math.pi**2 / M**2) > accuracy:
         M += 1
-    return M
+    return M + (-M) % multiple
 
 
 def hoeffding_samples(accuracy: float, B: float, failure: float = 1 - QAE_SUCCESS) -> int:
@@ -192,7 +201,7 @@ class SmoothedMeanEstimator:
             raise ValueError(f"estimator must be 'quantum' or 'classical', not {self.estimator!r}")
         if self.runs < 1 or self.runs % 2 == 0:
             raise ValueError(f"runs must be a positive odd integer, not {self.runs}")
-        self.M = qae_grid_size(self.accuracy, self.B)
+        self.M = qae_grid_size(self.accuracy, self.B, QAE_GRID_MULTIPLE)
         self.n = hoeffding_samples(self.accuracy, self.B)
 
     def calls_per_step(self, d: int) -> int:

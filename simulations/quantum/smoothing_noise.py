@@ -70,11 +70,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
-from scipy.special import erf
+from scipy.special import erf, ndtr
 
 from .noise import Bisection, bisect_threshold
-from .smoothing import qae_grid_size, qae_median_sample, smoothing_parameters
+from .smoothing import QAE_GRID_MULTIPLE, qae_grid_size, qae_median_sample, smoothing_parameters
 from .sosp import RampSaddle
 
 QUAD_NODES = 32
@@ -109,7 +108,7 @@ def sgd_noise_parameters(problem: RampSaddle, *, delta: float = 1e-3, eps_decay:
     for key in ("sigma", "r"):
         p[key] *= lam
     p["lam"] = lam
-    p["M"] = qae_grid_size(p["accuracy"], p["B"])
+    p["M"] = qae_grid_size(p["accuracy"], p["B"], QAE_GRID_MULTIPLE)
     return p
 
 
@@ -157,7 +156,7 @@ def vee_noise_smoothed_gradient(z, nu: float, a: float, sigma: float) -> np.ndar
     if a <= 0 or sigma <= 0 or nu < 0:
         raise ValueError(f"need a > 0, sigma > 0 and nu >= 0, not {a}, {sigma}, {nu}")
     z = np.asarray(z, dtype=float)
-    cdf = stats.norm.cdf
+    cdf = ndtr  # the standard normal CDF
     return (2 * nu / a) * (cdf((a - z) / sigma) + cdf((-a - z) / sigma) - 2 * cdf(-z / sigma))
 
 
@@ -196,9 +195,16 @@ def zeroth_order_mean(problem: RampSaddle, X: np.ndarray, sigma: float, nu: floa
 
 
 # --------------------------------------------------------------------------- trials
+def saddle_problem(eps: float, d: int, saddle_ratio: float | None = None) -> RampSaddle:
+    """The member of the ramp-saddle family the noise trials start from: the standard one (saddle
+    curvature -1, ``saddle_ratio=None``) or :meth:`RampSaddle.border_saddle` with that ratio
+    (curvature ``-saddle_ratio sqrt(rho eps)``, rho = 6)."""
+    return RampSaddle(d, eps) if saddle_ratio is None else RampSaddle.border_saddle(d, eps, saddle_ratio)
+
+
 def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, nu: float, trials: int,
                      budget: int, *, eps_decay: float = 0.0, d_decay: float = 0.0, noise_on: bool = True,
-                     delta: float = 1e-3) -> tuple[int, int]:
+                     delta: float = 1e-3, saddle_ratio: float | None = None) -> tuple[int, int]:
     """(successes, trials) of smoothed SGD started at the strict saddle under a trap of level nu.
 
     All trials run at once (vectorised).  A trial succeeds when an iterate passes the exact
@@ -212,6 +218,8 @@ def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, n
         nu: noise level (>= 0); trials: number of runs; budget: iterations per run.
         eps_decay, d_decay: the deliberately broken radius rule of :func:`sgd_noise_parameters`.
         noise_on: False switches the adversary off (whatever nu).
+        saddle_ratio: None for the standard family (c = 1); otherwise the border saddle of
+            :func:`saddle_problem`.
 
     Raises:
         ValueError: on an unknown order, nu < 0, trials < 1 or budget < 1.
@@ -220,7 +228,7 @@ def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, n
         raise ValueError(f"order must be 'zeroth' or 'first', not {order!r}")
     if nu < 0 or trials < 1 or budget < 1:
         raise ValueError(f"need nu >= 0, trials >= 1 and budget >= 1, not {nu}, {trials}, {budget}")
-    problem = RampSaddle(d, eps)
+    problem = saddle_problem(eps, d, saddle_ratio)
     p = sgd_noise_parameters(problem, delta=delta, eps_decay=eps_decay, d_decay=d_decay)
     level = float(nu) if noise_on else 0.0
     X = np.zeros((trials, d))
@@ -240,37 +248,39 @@ def escape_successes(rng: np.random.Generator, order: str, eps: float, d: int, n
     return int(trials - active.sum()), int(trials)
 
 
-def noise_scale(order: str, eps: float, d: int) -> float:
+def noise_scale(order: str, eps: float, d: int, saddle_ratio: float | None = None) -> float:
     """Natural unit of the noise level: sigma (first order) or sigma^2 (zeroth order) of the
     algorithm as stated, in which the bisection bracket is given (the bracket is checked, not
     assumed)."""
-    sigma = sgd_noise_parameters(RampSaddle(d, eps))["sigma"]
+    sigma = sgd_noise_parameters(saddle_problem(eps, d, saddle_ratio))["sigma"]
     return sigma if order == "first" else sigma**2
 
 
 def sgd_noise_threshold(rng: np.random.Generator, order: str, eps: float, d: int, *, trials: int, steps: int,
                         budget: int, bracket: tuple[float, float] | None = None, eps_decay: float = 0.0,
-                        d_decay: float = 0.0, noise_on: bool = True, dither: bool = True) -> Bisection:
+                        d_decay: float = 0.0, noise_on: bool = True, dither: bool = True,
+                        saddle_ratio: float | None = None) -> Bisection:
     """Bisected largest tolerated noise (in noise units: gradient norm or function value) at (eps, d).
 
     The bracket is ``bracket`` (default ``BRACKETS[order]``) times :func:`noise_scale` of the
     algorithm as stated (without the decay of a variant, so a variant's threshold is read in the
     same units as the algorithm's), dithered from ``rng`` when ``dither`` (see
     :func:`simulations.quantum.noise.bisect_threshold`), and must be observed to straddle the
-    threshold.  Success rate 1/2 is the crossing level.
+    threshold.  Success rate 1/2 is the crossing level.  ``saddle_ratio``: the family member of
+    :func:`saddle_problem`.
 
     Raises:
         ValueError: when the bracket is not seen to straddle the threshold; for a first-order level above ``B/4`` (the
             mean of :func:`first_order_mean` assumes ``|d_j f| + nu <= B``).
     """
-    unit = noise_scale(order, eps, d)
+    unit = noise_scale(order, eps, d, saddle_ratio)
     lo, hi = BRACKETS[order] if bracket is None else bracket
-    B = smoothing_parameters(RampSaddle(d, eps))["B"]
+    B = smoothing_parameters(saddle_problem(eps, d, saddle_ratio))["B"]
     if order == "first" and hi * unit * (hi / lo) ** (1 / 2**steps) > B / 4:  # the largest dithered end
         raise ValueError(f"first-order levels above B/4 = {B / 4} leave the model of first_order_mean")
 
     def count(level: float) -> tuple[int, int]:
         return escape_successes(rng, order, eps, d, level, trials, budget, eps_decay=eps_decay,
-                                d_decay=d_decay, noise_on=noise_on)
+                                d_decay=d_decay, noise_on=noise_on, saddle_ratio=saddle_ratio)
 
     return bisect_threshold(count, lo * unit, hi * unit, steps=steps, dither=rng if dither else None)

@@ -39,13 +39,18 @@ from .emulator import boosting_runs, median_gradient_estimate
 # --------------------------------------------------------------------------- test family
 @dataclass
 class RampSaddle:
-    """``f(x) = 2 eps w (sqrt(1 + (x_1/w)^2) - 1) + 1/2 sum_{1<j<d} x_j^2 + c (x_d^4/4 - x_d^2/2)``.
+    """``f(x) = 2 eps w (sqrt(1 + (x_1/w)^2) - 1) + 1/2 sum_{1<j<d} x_j^2 + c s^2 (z^4/4 - z^2/2)``,
+    ``z = x_d / s``.
 
     Attributes:
         d: dimension (>= 2); eps: target accuracy; delta_f: ramp height (length delta_f/(2 eps));
-        c: saddle curvature (Hessian -c at x_d = 0); w: ramp rounding width.
+        c: saddle curvature (Hessian -c at x_d = 0); w: ramp rounding width; s: half-width of the
+        double well in x_d (minima at ``x_d = +-s``, depth ``c s^2 / 4``; 1 by default).
         ell, rho: smoothness and Hessian-Lipschitz constants on the region the runs visit
-        (|x_d| <= 1: f_dd'' = c(3x^2 - 1) <= 2c; |f'''| <= 6c).
+        (|x_d| <= s: f_dd'' = c(3z^2 - 1) <= 2c; |f'''| = 6 c |z| / s <= 6c/s).
+
+    :meth:`border_saddle` builds the member whose saddle curvature sits just beyond the SOSP
+    test's tolerance.
     """
 
     d: int
@@ -53,12 +58,34 @@ class RampSaddle:
     delta_f: float = 1.0
     c: float = 1.0
     w: float = 1.0
+    s: float = 1.0
 
     def __post_init__(self) -> None:
         if self.d < 2:
             raise ValueError(f"the ramp-saddle family needs d >= 2, not {self.d}")
-        if not 0 < self.eps < 1 / 6:
-            raise ValueError(f"eps must lie in (0, 1/6) so the saddle is strict, not {self.eps}")
+        if min(self.c, self.s, self.w, self.delta_f) <= 0:
+            raise ValueError(f"c, s, w and delta_f must be positive, not {self.c}, {self.s}, {self.w}, "
+                             f"{self.delta_f}")
+        if not 0 < self.eps < self.c**2 / self.rho:
+            raise ValueError(f"eps must lie in (0, c^2/rho) = (0, {self.c**2 / self.rho:.4g}) so the saddle "
+                             f"(curvature -c) fails the SOSP test, not {self.eps}")
+
+    @classmethod
+    def border_saddle(cls, d: int, eps: float, ratio: float = 2.0, rho: float = 6.0, **kwargs) -> RampSaddle:
+        """The member whose saddle has curvature ``-ratio sqrt(rho eps)`` (``ratio`` times the SOSP
+        test's tolerance) at a fixed Hessian-Lipschitz constant ``rho``.
+
+        ``c = ratio sqrt(rho eps)`` and the well's half-width ``s = 6 c / rho`` (so that
+        ``6 c / s = rho``), of the order ``sqrt(eps / rho)``: the saddle of the hard instances for
+        escaping at the curvature scale of the test.  ``kwargs``: delta_f, w.
+
+        Raises:
+            ValueError: for ``ratio <= 1`` (the saddle would pass the test) or ``rho <= 0``.
+        """
+        if ratio <= 1 or rho <= 0:
+            raise ValueError(f"need ratio > 1 and rho > 0, not {ratio}, {rho}")
+        c = ratio * math.sqrt(rho * eps)
+        return cls(d, eps, c=c, s=6 * c / rho, **kwargs)
 
     @property
     def ell(self) -> float:
@@ -66,13 +93,16 @@ class RampSaddle:
 
     @property
     def rho(self) -> float:
-        return 6.0 * self.c
+        return 6.0 * self.c / self.s
 
-    def start(self, spread: float = 0.3) -> np.ndarray:
-        """Start at the foot of the ramp, on the saddle manifold x_d = 0."""
+    def start(self, spread: float = 0.3, on_saddle: bool = True) -> np.ndarray:
+        """Start at the top of the ramp (``x_1 = -delta_f / (2 eps)``), the middle coordinates at
+        ``spread``, and ``x_d`` on the saddle manifold (``x_d = 0``, default) or, with
+        ``on_saddle=False``, at the well's minimum ``x_d = s`` (the run then never meets the
+        saddle: its count is the ramp's alone)."""
         x = np.full(self.d, spread)
         x[0] = -self.delta_f / (2 * self.eps)
-        x[-1] = 0.0
+        x[-1] = 0.0 if on_saddle else self.s
         return x
 
     def coordinate_values(self, x: np.ndarray) -> np.ndarray:
@@ -82,8 +112,8 @@ class RampSaddle:
         out = 0.5 * x**2
         u = x[..., 0] / self.w
         out[..., 0] = 2 * self.eps * self.w * (np.sqrt(1 + u * u) - 1)
-        z = x[..., -1]
-        out[..., -1] = self.c * (z**4 / 4 - z**2 / 2)
+        z = x[..., -1] / self.s
+        out[..., -1] = self.c * self.s**2 * (z**4 / 4 - z**2 / 2)
         return out
 
     def value(self, x: np.ndarray) -> float:
@@ -96,8 +126,8 @@ class RampSaddle:
         g = x.copy()
         u = x[..., 0] / self.w
         g[..., 0] = 2 * self.eps * u / np.sqrt(1 + u * u)
-        z = x[..., -1]
-        g[..., -1] = self.c * (z**3 - z)
+        z = x[..., -1] / self.s
+        g[..., -1] = self.c * self.s * (z**3 - z)
         return g
 
     def is_sosp_rows(self, X: np.ndarray) -> np.ndarray:
@@ -105,7 +135,7 @@ class RampSaddle:
         X = np.atleast_2d(np.asarray(X, dtype=float))
         g = self.gradient(X)
         u = X[:, 0] / self.w
-        z = X[:, -1]
+        z = X[:, -1] / self.s
         h_min = np.minimum(2 * self.eps / self.w * (1 + u * u) ** -1.5, self.c * (3 * z * z - 1))
         if self.d > 2:
             h_min = np.minimum(h_min, 1.0)
@@ -116,8 +146,8 @@ class RampSaddle:
         eigenvalue is the smallest diagonal entry (same result as :func:`is_sosp`, cheaper)."""
         u = float(x[0]) / self.w
         g0 = 2 * self.eps * u / np.sqrt(1 + u * u)
-        z = float(x[-1])
-        gd = self.c * (z**3 - z)
+        z = float(x[-1]) / self.s
+        gd = self.c * self.s * (z**3 - z)
         g2 = g0 * g0 + gd * gd + (float(x[1:-1] @ x[1:-1]) if self.d > 2 else 0.0)
         h_min = min(2 * self.eps / self.w * (1 + u * u) ** -1.5, self.c * (3 * z * z - 1),
                     1.0 if self.d > 2 else math.inf)
@@ -128,7 +158,7 @@ class RampSaddle:
         diag = np.ones(self.d)
         u = x[0] / self.w
         diag[0] = 2 * self.eps / self.w * (1 + u * u) ** -1.5
-        diag[-1] = self.c * (3 * x[-1] ** 2 - 1)
+        diag[-1] = self.c * (3 * (x[-1] / self.s) ** 2 - 1)
         return np.diag(diag)
 
 

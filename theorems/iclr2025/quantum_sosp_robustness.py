@@ -5,31 +5,41 @@ The paper finds an epsilon-approximate second-order stationary point ($\|\nabla 
 from noisy zeroth-order (evaluation) or first-order oracles.  Its quantum algorithms replace
 gradients by Jordan's quantum gradient estimation (one binary-oracle query per run, boosted by
 a median over O(log d) runs) and stochastic gradients by quantum mean estimation.  Only the
-abstract could be read through the sources available (arXiv:2212.02548, OpenReview
-JyQYYjtO88); the lemmas on the subroutines are our reading of the standard results it builds on
-(Jordan 2005; Chakrabarti, Childs, Li, Wu 2020; Brassard, Hoyer, Mosca, Tapp 2002) and are
-marked reconstructed.
+abstract could be read through the public sources (arXiv:2212.02548, OpenReview JyQYYjtO88,
+the ICLR proceedings page); no theorem text, constant or parameter rule.  Every claim below is
+therefore a reading of an abstract statement, with the algorithm of the predecessor it names
+(Jin et al. 2017 for PGD, Jin, Netrapalli, Jordan 2018 for PAGD, the zeroth-order perturbed SGD
+of Jin, Liu, Ge, Jordan 2018 for the smoothed SGD), and says so.
 
-Every circuit-level claim rests on qiskit circuits simulated by Aer (statevector method), with
-oracle queries counted as gates on the circuit.  The optimisation claims drive PGD / PAGD with
-an emulator of the same circuit (its output law is checked against Aer in the unit tests), at
-21 to 27 qubits per register.  The noise claims bisect the largest tolerated noise from a
-strict saddle under adversaries aimed at the escape (first order: a restoring gradient bias on
-PGD; smoothed SGD: a restoring bias or a V-shaped well on the function values); every bisection
-first checks that its bracket's ends pass and fail, so a threshold is only reported where the
-noise was seen to break the algorithm.  The paper's thresholds are sufficient conditions with
-hidden constants over all noises, so each check is one-sided and about one adversary: it could
-refute a threshold's scaling on this family, and a VERIFIED verdict means consistent with it.
-The zeroth-order thresholds of PGD and PAGD, the worst case over noises, the lower bound and the
-domain characterisation are listed as not checked (``not_checked``), with the reason.  Claim
-(iii) is checked for its first-order query count in epsilon (perturbed SGD on the Gaussian
-smoothing with coordinatewise amplitude estimation, any-integer grid size M, exact outcome law,
-against the classical sample mean) and for its noise thresholds (zeroth order in epsilon and d,
-first order in d; the first-order epsilon part is listed as not checked).  Not checked yet:
-claim (iii)'s d-exponents of the query counts and its zeroth-order query count.
+Reading of the O's.  The abstract writes O(log d / eps^1.75) for PAGD, whose iteration bound
+(JNJ 2018) carries polylogarithmic factors in d and 1/eps: the abstract's O's hide the
+polylogarithmic factors of the iteration counts (and the d^zeta of the first-order threshold
+absorbs those in d).  Where such a factor enters a measured quantity it is made explicit (PGD's
+chi^2 in its perturbation radius), not granted as a fitted allowance.
+
+Sharpness.  Each headline is checked on an instance family where its bound binds and fitted
+two-sidedly, so that an exponent off by a quarter on either side is refuted (the engine's near
+miss), and each has a near-miss control (the predecessor method, or the algorithm with one
+length shrinking a quarter-power too fast): the PAGD count on a ramp of constant slope (on
+which acceleration gains exactly its kappa^{1/2}); PGD's first-order threshold against a
+restoring bias (the bias holds the escape component ~ r/sqrt d of PGD's perturbation); the
+smoothed SGD's thresholds on a saddle whose curvature is a fixed multiple of the SOSP test's
+tolerance sqrt(rho eps) (first order: the bias holds the saddle once it beats curvature x
+sigma ~ eps/sqrt d; zeroth order: a well of depth nu and width ~ sigma holds once
+nu ~ curvature x sigma^2 ~ eps^1.5/d); the smoothed SGD's count on the ramp (iterations
+~ eps^-2, amplitude estimation ~ 1/eps per step).
+
+Every circuit-level statement (background: the subroutines' prior results) rests on qiskit
+circuits simulated by Aer, with oracle queries counted as gates on the circuit; the
+optimisation runs use an emulator of the same circuit whose output law is checked against Aer
+in the unit tests.  What cannot be computed (the lower bound, the zeroth-order thresholds of
+PGD and PAGD, the worst case over noises, the domains, the d-exponents of the SGD counts) is
+listed in ``not_checked`` with the reason.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from scipy.special import j0, jn, jn_zeros
@@ -40,7 +50,7 @@ from simulations.quantum import (
     RampSaddle,
     aer_probabilities,
     amplitude_estimation_circuit,
-    boosting_runs,
+    bisect_threshold,
     cosine_noise,
     count_oracle_queries,
     count_state_preparation_calls,
@@ -52,10 +62,10 @@ from simulations.quantum import (
     jordan_circuit_diagram,
     kickback_circuit,
     linear_phases,
-    measure_threshold,
     mode_estimate,
     numpy_probabilities,
     oracle_phases,
+    pagd_parameters,
     pgd_log_factor,
     pgd_parameters,
     phase_scale,
@@ -70,7 +80,23 @@ from simulations.quantum import (
     smoothed_sgd,
     worst_case_success,
 )
-from workbench import Bound, Identity, Paper, Param, Proportion, Rate, claim, factor_slope
+from simulations.quantum.noise import first_order_escapes
+from simulations.quantum.smoothing_noise import saddle_problem
+from workbench import (
+    AllOf,
+    Bound,
+    Identity,
+    NotChecked,
+    Paper,
+    Param,
+    Proportion,
+    Rate,
+    claim,
+    factor_slope,
+)
+
+ABSTRACT = ("ICLR 2025 abstract (openreview.net/forum?id=JyQYYjtO88; arXiv 2212.02548); no theorem text, "
+            "constant or parameter rule could be read")
 
 PAPER = Paper(
     slug="quantum_sosp_robustness",
@@ -82,57 +108,64 @@ PAPER = Paper(
     identifier="OpenReview JyQYYjtO88",
     url="https://openreview.net/forum?id=JyQYYjtO88",
     not_checked=(
-        (r"Any randomized classical or quantum algorithm that finds an $\epsilon$-SOSP with noisy "
-         r"zeroth- or first-order oracles needs $\Omega(\epsilon^{-12/7})$ queries.",
-         r"A lower bound over all algorithms and worst-case (hard) instances: a simulation runs one "
-         r"algorithm on chosen instances.  The measured exponent is consistent with it: quantum PAGD "
-         r"on the ramp-saddle family grows as $\epsilon^{-1.59}$ (quick; 95% interval [1.43, 1.76]) "
-         r"and $\epsilon^{-1.62}$ (full; [1.52, 1.73]), intervals that contain $12/7 \approx 1.714$ "
-         r"(the upper bound's 1.75 lies inside the quick one and just above the full one); one easy "
-         r"family can neither support nor contradict a worst-case bound.", "headline"),
-        (r"Perturbed gradient descent with quantum gradient estimation finds an $\epsilon$-SOSP under "
-         r"zeroth-order (evaluation) noise up to $O(\epsilon^6/d^4)$, and perturbed accelerated gradient "
-         r"descent under zeroth-order noise up to $O(\epsilon^{10}/d^5)$.",
-         r"Measured on this family against a sawtooth trap of the Jordan cube's period (it shifts the "
-         r"escape register by a whole number $k$ of bins, exactly), the tolerated trap is flat in bins "
-         r"(PGD: 12 to 29 bins for $\epsilon = 0.08 \ldots 0.005$, 5 to 36 for $d = 2 \ldots 64$), so "
-         r"$\nu^* = k^* M h/N$ takes its exponents (2.9 in $1/\epsilon$, 2.4 in $d$) from our "
-         r"reconstructed rules for the register size $N$ and cube side $h$, not from a robustness "
-         r"measurement: a constant $k^*$ passes the bounds as well.  The check could not refute either: "
-         r"this trap has no level below one bin, and a fragile variant of PGD (a smaller perturbation "
-         r"radius) already fails there, so its threshold cannot be bisected; a refutable check needs "
-         r"the paper's parameter rules and a sub-bin adversary (a sawtooth whose phase jump falls "
-         r"inside the cube, whose output law is no longer a shifted Fejer kernel).  PAGD tolerates "
-         r"$10^4$ to $10^6$ bins, its negative-curvature step comparing function values that this "
-         r"trap hardly perturbs.", "headline"),
-        (r"SGD on the Gaussian smoothing is robust to first-order noise $O(\epsilon/\sqrt d)$: the "
-         r"dependence on $\epsilon$.",
-         r"Against a restoring bias on this family the tolerated noise of the smoothed SGD decays "
-         r"more slowly than $\epsilon$ (fitted exponents of $1/\nu^*$ 0.75 to 0.86 over "
-         r"$\epsilon = 0.01 \ldots 0.001$, quick, seeds 0-4), consistent with the bound, but no "
-         r"variant of the algorithm was found whose tolerance decays faster than $\epsilon$ and that "
-         r"still escapes without noise: with the smoothing and perturbation radii shrinking like "
-         r"$\epsilon$ it no longer escapes at $\epsilon = 0.001$ even without noise, and like "
-         r"$\sqrt\epsilon$ the exponent moves by about 0.3 only; shrinking every length with the "
-         r"accuracy is close to a change of units.  Without a control with power the check is not "
-         r"shown.  The dependence on $d$ is checked.", "headline"),
-        (r"Each noise threshold suffices against every noise of its size, on every function of the "
-         r"class (the worst case over bounded noises and smooth functions).",
-         r"The runs use one family (ramp plus strict saddle) and trap adversaries aimed at the saddle "
-         r"escape, which bound the tolerance from above on that family; a worst case over all noises and "
-         r"functions is not a computation.  The checks can refute a threshold's scaling on this family, "
-         r"not confirm the worst case.  On this family the saddle's curvature is fixed ($-1$), not at "
-         r"the SOSP test's border $-\sqrt{\rho\epsilon}$, so the smoothed SGD's tolerated noise decays "
-         r"more slowly in $\epsilon$ than its bounds (fitted exponents of $1/\nu^*$, full profile, "
-         r"seeds 0-3: 1.12 to 1.16 zeroth order and 0.80 to 0.81 first order, against 1.5 and 1), while in "
-         r"$d$ it sits at them (0.97 to 0.98 and 0.51 to 0.53, against 1 and 0.5): along the escape "
-         r"coordinate every length of the algorithm scales as $1/\sqrt d$.", "supporting"),
-        (r"The domains of noise level and dimension in which an $\epsilon$-SOSP can be found with "
-         r"poly-logarithmically, polynomially or exponentially many queries in $d$, or cannot be "
-         r"found at all (information-theoretically unsolvable).",
-         r"A qualitative classification whose borders are asymptotic statements with unspecified "
-         r"constants (and an impossibility over all algorithms); the thresholds measured here "
-         r"for PGD locate one algorithm's border on one family, not the domains.", "headline"),
+        NotChecked(
+            r"Any randomized classical or quantum algorithm that finds an $\epsilon$-SOSP with noisy "
+            r"zeroth- or first-order oracles needs $\Omega(\epsilon^{-12/7})$ queries.",
+            r"A lower bound over all algorithms on worst-case (hard) instances; a simulation runs one "
+            r"algorithm on chosen instances, and no computation ranges over all algorithms.",
+            role="headline"),
+        NotChecked(
+            r"Perturbed gradient descent with quantum gradient estimation finds an $\epsilon$-SOSP under "
+            r"zeroth-order (evaluation) noise up to $O(\epsilon^6/d^4)$, and perturbed accelerated "
+            r"gradient descent under zeroth-order noise up to $O(\epsilon^{10}/d^5)$.",
+            r"The tolerance of Jordan's estimator to evaluation noise is set by its parameter rules (the "
+            r"side $h$ of the sampled cube and the register size as functions of $\nu$, $\epsilon$, $d$), "
+            r"which the public sources do not give.  With our rules ($h$ from the curvature budget alone) "
+            r"the worst noise we know (a sawtooth of the cube's period, which shifts the escape register "
+            r"by whole bins) breaks PGD at 12 to 29 bins whatever $\epsilon$ and $d$, so the measured "
+            r"exponents are those of our bin size, not a robustness measurement.  A one-sided positive check "
+            r"at $C\epsilon^6/d^4$ passes or fails with the choice of $C$, and the paper's $C$ is hidden: "
+            r"at $C = 1$ the level runs from $9 \cdot 10^4$ bins ($\epsilon = 0.08$, $d = 2$) down to "
+            r"$0.05$ bins ($\epsilon = 0.005$, $d = 64$), so PGD fails at the large-$\epsilon$ end and the "
+            r"trap has no effect at the other (PAGD's $\epsilon^{10}/d^5$ is below two bins on the whole "
+            r"grid: vacuous).  A smooth adversary (a V-shaped "
+            r"well) acts on the circuit as a first-order bias $2\nu/a$ and passes at $C = 1$ by orders of "
+            r"magnitude.  A check that could refute the exponents needs the paper's rules and a sub-bin "
+            r"adversary whose output law is no longer a shifted Fejer kernel.",
+            role="headline"),
+        NotChecked(
+            r"Each noise threshold suffices against every noise of its size, on every $\ell$-smooth, "
+            r"$\rho$-Hessian-Lipschitz function (the worst case over bounded noises and functions).",
+            r"The checks use one family and one adversary aimed at the saddle escape per threshold; their "
+            r"thresholds bound the worst-case tolerance from above on that family, and their exponents "
+            r"match the paper's, so the bounds cannot be improved in their exponents; that no other noise "
+            r"does worse is a statement over all noises and functions, not a computation.",
+            role="headline"),
+        NotChecked(
+            r"The domains of noise level and dimension in which an $\epsilon$-SOSP can be found with "
+            r"poly-logarithmically, polynomially or exponentially many queries in $d$, or cannot be "
+            r"found at all (information-theoretically unsolvable).",
+            r"A classification whose borders are asymptotic statements with unspecified constants, and "
+            r"whose last part is an impossibility over all algorithms; the thresholds measured here "
+            r"locate one algorithm's border on one family, not the domains.",
+            role="headline"),
+        NotChecked(
+            r"The smoothed SGD's query counts $O(d^{2.5}/\epsilon^{3.5})$ (zeroth-order oracle) and the "
+            r"$d$-dependence of $O(d^2/\epsilon^3)$ (first-order oracle).",
+            r"Both follow from parameter rules (the estimator's accuracy per coordinate, the smoothing "
+            r"radius, the step size and the zeroth-order estimator's range as functions of $d$) that "
+            r"the abstract does not give; our reading of the first-order algorithm pays "
+            r"$d \cdot 2M$ queries per step with $M \propto \sqrt d/\epsilon$, i.e. $d^{1.5}$, so a "
+            r"computation would check our rules, not the paper's.  The dependence on $\epsilon$ of the "
+            r"first-order count is checked.",
+            role="headline"),
+        NotChecked(
+            r"The query count of perturbed gradient descent with quantum gradient estimation is "
+            r"poly-logarithmic in $d$ (as an asymptotic class).",
+            r"No finite range of $d$ separates $(\log d)^k$ from $d^a$ with a small $a$; what is checked "
+            r"is the finite-range consequence that the count grows no faster than $\ln d$ over "
+            r"$d = 16 \ldots 1024$, which refutes $d^{1/4}$ and $\ln^2 d$ there.",
+            role="supporting"),
     ),
 )
 
@@ -175,8 +208,9 @@ def _single_query_measurements(ctx, reverse_qft: bool):
     return measured, reference, atol, labels
 
 
-@claim(PAPER, role="background", source="Quantum gradient estimation subroutine (Jordan 2005; Chakrabarti et al. 2020), "
-       "used for Abstract claims (i)-(ii)", evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
+@claim(PAPER, source="Quantum gradient estimation subroutine (Jordan 2005; Chakrabarti et al. 2020), "
+       "used for Abstract claims (i)-(ii)", evidence="identity", role="background",
+       reconstructed_from="Jordan, PRL 95, 050501 (2005); the paper's use of it read from its abstract",
        statement=r"Jordan's circuit ($H^{\otimes dn}$, one evaluation-oracle gate $O_f$, "
        r"$\mathrm{QFT}^{-1}$ on each of the $d$ registers of $n$ qubits) makes exactly one oracle "
        r"query whatever $d$, and for $f(x) = g^\top x$ with $N g_j / (2M) \in \mathbb{Z}$ it "
@@ -237,8 +271,10 @@ def _kickback_measurements(ctx, transpose: bool):
     return measured, reference, labels
 
 
-@claim(PAPER, role="background", source="Binary evaluation-oracle model of the paper (Abstract: zeroth-order oracle); "
-       "phase kickback as in Jordan 2005", evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
+@claim(PAPER, source="Binary evaluation-oracle model of the paper (Abstract: zeroth-order oracle); "
+       "phase kickback as in Jordan 2005", evidence="identity", role="background",
+       reconstructed_from="Jordan 2005 (phase kickback); the binary oracle model read from the abstract's "
+                          "'noisy zeroth-order oracle'",
        statement=r"With the output register in $\mathrm{QFT}^{-1}|1\rangle$, one query to the binary "
        r"oracle $U_f|k\rangle|y\rangle = |k\rangle|y + F(k) \bmod 2^{n_o}\rangle$, "
        r"$F = \mathrm{round}(2^{n_o} S f)$, acts on the input registers as the phase oracle "
@@ -300,8 +336,9 @@ def _success_law_measurements(ctx, reverse_qft: bool):
     return measured, reference, atol, labels
 
 
-@claim(PAPER, role="background", source="Success probability of quantum gradient estimation (Jordan 2005) under bounded "
-       "oracle noise, the mechanism behind Abstract claims (i)-(ii)", evidence="identity", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
+@claim(PAPER, source="Success probability of quantum gradient estimation (Jordan 2005) under bounded "
+       "oracle noise, the mechanism behind Abstract claims (i)-(ii)", evidence="identity", role="background",
+       reconstructed_from="Jordan 2005 (Fejer law of the estimator); Jacobi-Anger expansion for cosine noise",
        statement=r"For a linear phase with every $N\partial_j f/(2M)$ half-way between bins, each "
        r"register lands in one of the two nearest bins with probability exactly "
        r"$2/(N^2\sin^2(\pi/2N)) \to 8/\pi^2$, independently over registers; under the bounded "
@@ -352,8 +389,10 @@ def _within_one_bin(ctx, noise_amplitude: float):
     return measured, labels
 
 
-@claim(PAPER, role="background", source="Per-run success of quantum gradient estimation (Jordan 2005), used by the "
-       "median boosting behind Abstract claim (i)", evidence="bound", reconstructed_from="the paper's definitions and abstract, as far as they could be read",
+@claim(PAPER, source="Per-run success of quantum gradient estimation (Jordan 2005), used by the "
+       "median boosting behind Abstract claim (i)", evidence="bound", role="background",
+       reconstructed_from="Jordan 2005; the bound 8/pi^2 of phase estimation (Cleve, Ekert, Macchiavello, "
+                          "Mosca 1998)",
        statement=r"Each register of one run of Jordan's circuit returns $\partial_j f$ to within one "
        r"bin $2M/N$ with probability at least $8/\pi^2 \approx 0.81$, for every gradient in range.",
        method="Aer marginals of each register for random, half-bin and grid-aligned linear $f$ "
@@ -374,49 +413,6 @@ def bessel_zero_noise(ctx):
     return Bound(measured, 8 / np.pi**2, relation=">=", atol=FLOAT_ATOL, instances=labels,
                  why="same tolerance as the claim", quantity="P(|g_hat_j - d_j f| <= 2M/N)")
 
-
-# --------------------------------------------------------------------------- claim 5
-def _dimensions(ctx):
-    return np.array([2**k for k in range(4, ctx["log2_d_max"] + 1)], dtype=float)
-
-
-def _queries_per_run() -> int:
-    """Oracle gates on one run of Jordan's circuit (d = 2 registers of 2 qubits)."""
-    return count_oracle_queries(jordan_circuit(np.zeros(16), 2, 2))
-
-
-@claim(PAPER, role="background", source="Abstract, claim (i): $O(\\log d/\\epsilon^{1.75})$ queries; the $\\log d$ is the "
-       "per-gradient boosting", evidence="rate", reconstructed_from="the abstract",
-       statement=r"The number of evaluation-oracle queries that estimates all $d$ coordinates of a "
-       r"gradient to one bin with failure probability $\delta$ grows as $O(\log d)$: $R(d)$ runs of "
-       r"one query each, $R$ the smallest odd number with "
-       r"$[1 - 2\,\mathrm{P}(\mathrm{Bin}(R, p_{\mathrm{tail}}) > R/2)]^d \ge 1 - \delta$.",
-       method="Exact $R(d)$ from the worst-case (half-bin) Fejer law of one register (validated on "
-              "the circuits by the two claims above) times the oracle gates counted on one run; "
-              "log-log slope over $d = 2^4 \\ldots 2^{20}$ ($2^{30}$ in full) against the slope of "
-              "a pure $\\ln d$ law over the same sizes.",
-       params={"log2_d_max": Param(20, full=30, low=8, high=40, doc="largest dimension, as log2 d"),
-               "n": Param(20, low=4, high=40, doc="qubits per register (sets the Fejer law)"),
-               "delta": Param(0.01, low=1e-6, high=0.5, doc="failure probability of one gradient")},
-       sweeps=({"delta": [1e-6, 1e-4, 1e-2, 0.1]},))
-def queries_per_gradient_logarithmic(ctx):
-    """Queries per gradient estimate grow logarithmically in d (median boosting of one-query runs)."""
-    dims = _dimensions(ctx)
-    per_run = _queries_per_run()
-    costs = np.array([per_run * boosting_runs(int(d), ctx["delta"], 2 ** ctx["n"]) for d in dims])
-    return Rate(dims, costs, exponent=factor_slope(dims, np.log(dims)), relation="<=", max_halfwidth=0.05,
-                why="a cost a + b ln d with a >= 0 has a log-log slope at most that of ln d over the same "
-                    "sizes (the claimed exponent); half-width 0.05 separates it from the slope 1 of "
-                    "per-coordinate estimation",
-                size_name="dimension d", cost_name="oracle queries per gradient")
-
-
-@queries_per_gradient_logarithmic.control("classical forward differences: d + 1 evaluation queries per gradient")
-def finite_differences(ctx):
-    dims = _dimensions(ctx)
-    return Rate(dims, dims + 1, exponent=factor_slope(dims, np.log(dims)), relation="<=", max_halfwidth=0.05,
-                why="same claimed exponent as the claim", size_name="dimension d",
-                cost_name="oracle queries per gradient")
 
 
 # --------------------------------------------------------------------------- claim 6
@@ -448,8 +444,9 @@ def _mean_estimation_coverage(ctx, quantum: bool):
     return measured, labels, calls_axis
 
 
-@claim(PAPER, role="background", source="Quantum mean estimation behind Abstract claim (iii) (Brassard, Hoyer, Mosca, "
-       "Tapp 2002, Theorem 12)", evidence="bound", reconstructed_from="the abstract",
+@claim(PAPER, source="Quantum mean estimation behind Abstract claim (iii) (Brassard, Hoyer, Mosca, "
+       "Tapp 2002, Theorem 12)", evidence="bound", role="background",
+       reconstructed_from="Brassard, Hoyer, Mosca, Tapp 2002, Theorem 12",
        statement=r"Amplitude estimation with $M = 2^m$ ($2M - 1$ calls to the state preparation $A$) "
        r"returns $\tilde a$ with $|\tilde a - a| \le 2\pi\sqrt{a(1-a)}/M + \pi^2/M^2$ with "
        r"probability at least $8/\pi^2$, for every $a \in [0, 1]$: error $O(1/n)$ in the number of "
@@ -476,124 +473,206 @@ def classical_mean(ctx):
                  quantity="P(|a_hat - a| <= 2 pi sqrt(a(1-a))/M + pi^2/M^2)")
 
 
-# --------------------------------------------------------------------------- claim 7
-def _queries_to_sosp(item):
-    """Quantum queries until the first eps-SOSP iterate of one run (NaN if never reached)."""
-    method, eps, rng = item
-    problem = RampSaddle(2, eps, w=RAMP_WIDTH)
-    run = run_to_sosp(method, problem, quantum_oracle(problem), rng)
+# --------------------------------------------------------------------------- PAGD and PGD query counts
+RAMP_WIDTH = 0.05  # rounding width of the ramp's foot
+
+
+def _ramp_queries(item):
+    """Evaluation queries until the first eps-SOSP iterate of one run (NaN if never reached).
+
+    ``item = (method, oracle kind, d, eps, delta_f, on_saddle, runs multiplier, rng)``; the
+    oracle is the emulated Jordan estimator (``"quantum"``, its R(d) runs multiplied by the
+    multiplier) or forward differences (``"finite_difference"``).
+    """
+    method, kind, d, eps, delta_f, on_saddle, runs_multiplier, rng = item
+    problem = RampSaddle(d, eps, delta_f=delta_f, w=RAMP_WIDTH)
+    if kind == "quantum":
+        oracle = quantum_oracle(problem)
+        oracle.runs = oracle.runs * runs_multiplier + (1 - oracle.runs * runs_multiplier % 2)  # odd: a median
+    else:
+        oracle = GradientOracle("finite_difference")
+    run = run_to_sosp(method, problem, oracle, rng, x0=problem.start(on_saddle=on_saddle))
     return float(run.hit_queries) if run.hit_iteration is not None and run.output_is_sosp else float("nan")
-
-
-RAMP_WIDTH = 0.05  # rounding width of the ramp's bottom: keeps lower-order terms small
 
 
 def _epsilon_grid(ctx):
     return np.geomspace(ctx["eps_max"], ctx["eps_min"], ctx["n_eps"])
 
 
-def _epsilon_scan(ctx, method: str):
+def _ramp_allowance(grid, delta_f: float) -> float:
+    """Bound on the log-log slope that PAGD's lower-order terms add on the ramp (derived from
+    its parameters, before any run).
+
+    On the ramp of slope 2 eps and length ``delta_f / (2 eps)`` PAGD's velocity saturates at
+    ``2 eps eta / theta``, so the ramp costs ``R = delta_f theta / (4 eta eps^2)`` iterations; the
+    momentum's warm-up adds ``1/theta`` (the distance lost while the velocity builds up), a share
+    ``s_w = 1/(theta R)`` that shrinks like ``eps^{3/2}`` and bends the slope in ``1/eps`` by at
+    most ``1.5 max s_w``; the rounded foot lets the first eps-SOSP iterate come up to
+    ``w/sqrt 3`` early, a share ``s_f`` (:func:`ramp_hitting_factor`) shrinking like eps, which
+    bends it by at most ``max s_f / (1 - max s_f)`` the other way.
+
+    Returns:
+        (allowance, largest warm-up share, largest foot share).
+    """
+    shares = []
+    for eps in grid:
+        p = pagd_parameters(RampSaddle(2, eps, delta_f=delta_f, w=RAMP_WIDTH))
+        ramp = delta_f * p["theta"] / (4 * p["eta"] * eps**2)
+        shares.append(1 / (p["theta"] * ramp))
+    foot = float(np.max(1 - ramp_hitting_factor(grid, RAMP_WIDTH, delta_f)))
+    return 1.5 * max(shares) + foot / (1 - foot), max(shares), foot
+
+
+def _pagd_epsilon_rate(ctx, method: str, delta_f: float | None = None) -> Rate:
     grid = _epsilon_grid(ctx)
-    items = [(method, float(eps), ctx.generator("eps", i)) for i, eps in enumerate(grid)]
-    return 1 / grid, np.array(ctx.map(_queries_to_sosp, items))
+    height = ctx["delta_f"] if delta_f is None else delta_f
+    items = [(method, "quantum", 2, float(eps), height, False, 1, ctx.generator("eps", i))
+             for i, eps in enumerate(grid)]
+    costs = np.array(ctx.map(_ramp_queries, items))
+    allowance, warmup, foot = _ramp_allowance(grid, height)
+    return Rate(1 / grid, costs, exponent=1.75, relation="=", tolerance=allowance, max_halfwidth=0.1,
+                why=f"the ramp binds the bound, so the exponent is fitted two-sidedly; allowance "
+                    f"{allowance:.3f} for the lower-order terms, derived from PAGD's parameters before "
+                    f"the run: the momentum's warm-up adds 1/theta iterations, at most {warmup:.1%} of "
+                    f"the ramp's count and shrinking like eps^1.5 (slope bias at most 1.5 times that), "
+                    f"and the rounded foot saves at most {foot:.2%} (slope bias at most that); a "
+                    f"half-width up to 0.1 keeps the near misses 1.5 and 2 (gradient descent) outside "
+                    f"the widened interval",
+                size_name="1/epsilon", cost_name="evaluation queries to an epsilon-SOSP")
 
 
-@claim(PAPER, expect="INCONCLUSIVE",
-       expect_reason="the one-sided rate rule is fail-closed: the fitted interval straddles the claimed exponent plus its allowance, so the evidence neither supports nor contradicts the claim at this size", role="headline", source="Abstract, claim (i) (perturbed accelerated gradient descent with quantum gradient "
-       "estimation; Jin, Netrapalli, Jordan 2018, Algorithm 2)", evidence="rate", reconstructed_from="the abstract",
+RAMP_PARAMS = {
+    "eps_max": Param(0.04, low=0.01, high=0.05, doc="largest target accuracy epsilon"),
+    "eps_min": Param(0.004, full=0.0025, low=0.001, high=0.005, doc="smallest target accuracy epsilon"),
+    "n_eps": Param(5, full=7, low=3, high=12, doc="number of epsilon values (geometric grid)"),
+    "delta_f": Param(2.0, low=0.25, high=8.0, doc="ramp height Delta"),
+}
+
+
+@claim(PAPER, source="Abstract, claim (i): perturbed accelerated gradient descent with quantum gradient "
+       "estimation takes $O(\\log d/\\epsilon^{1.75})$ queries", evidence="rate", role="headline",
+       reconstructed_from=ABSTRACT + "; PAGD as in Jin, Netrapalli, Jordan 2018, Algorithm 2 (c = chi = 1)",
        statement=r"Perturbed accelerated gradient descent driven by quantum gradient estimation finds an "
-       r"$\epsilon$-SOSP with $O(\log d/\epsilon^{1.75})$ evaluation-oracle queries: at fixed $d$ "
-       r"the query count grows in $1/\epsilon$ with exponent at most $1.75$.",
-       method="PAGD (JNJ 2018 with $c = \\chi = 1$) on a ramp-plus-strict-saddle function ($d = 2$, "
-              "ramp of slope $2\\epsilon$ and height 1, saddle curvature $-1$), gradients from the "
-              "emulated Jordan estimator (median of $R(d)$ runs, registers of 21 to 27 qubits, law "
-              "validated against Aer); queries counted until the exact SOSP test first passes; "
-              "log-log fit over a decade of $\\epsilon$.",
-       params={"eps_max": Param(0.05, low=0.005, high=0.05, doc="largest target accuracy epsilon"),
-               "eps_min": Param(0.0045, full=0.0025, low=0.001, high=0.01,
-                                doc="smallest target accuracy epsilon"),
-               "n_eps": Param(5, full=6, low=3, high=12, doc="number of epsilon values (geometric grid)")})
+       r"$\epsilon$-SOSP with $O(\log d/\epsilon^{1.75})$ evaluation queries.  Checked: on a ramp of "
+       r"constant slope $2\epsilon$, where this bound binds (acceleration gains exactly the factor "
+       r"$\kappa^{1/2}$, $\kappa = \ell/\sqrt{\rho\epsilon}$, over gradient descent's $\epsilon^{-2}$), "
+       r"the count grows in $1/\epsilon$ with exponent $1.75$ (two-sided).",
+       method="PAGD (JNJ 2018 with $c = \\chi = 1$) on the ramp-saddle family ($d = 2$, a pseudo-Huber "
+              "ramp of slope $2\\epsilon$ and height $\\Delta$ in $x_1$, a strict saddle of curvature "
+              "$-1$ in $x_2$), started at the top of the ramp with $x_2$ in the well (so the run's count "
+              "is the ramp's: on a constant slope the velocity saturates at $2\\epsilon\\eta/\\theta$ and "
+              "the count is $\\Delta\\theta/(4\\eta\\epsilon^2) = \\Delta\\rho^{1/4}\\ell^{1/2}/(4\\epsilon^{7/4})$, "
+              "the form of the JNJ bound; $\\Delta = 2$); gradients from the emulated Jordan estimator (median of "
+              "$R(d)$ runs, registers of 21 to 27 qubits, law validated against Aer); evaluation "
+              "queries counted to the first iterate passing the exact SOSP test; log-log fit over a "
+              "decade of $\\epsilon$, two-sided.  Near-miss control: gradient descent (PGD), whose count "
+              "grows like $\\epsilon^{-2}$ (on a ramp of height 1, to halve its cost).",
+       params=RAMP_PARAMS)
 def pagd_queries_epsilon_rate(ctx):
-    r"""Queries of quantum PAGD to an $\epsilon$-SOSP grow at most like $\epsilon^{-1.75}$ (ramp family, $d = 2$)."""
-    sizes, costs = _epsilon_scan(ctx, "pagd")
-    return Rate(sizes, costs, exponent=1.75, relation="<=", max_halfwidth=0.25,
-                why="upper-bound rate, so no allowance; lower-order terms (saddle escape, ~eps^-1/2) "
-                    "bend the log-log curve, and a half-width up to 0.25 still separates the "
-                    "accelerated 7/4 from gradient descent's 2 (the control)",
-                size_name="1/epsilon", cost_name="oracle queries to an epsilon-SOSP")
+    r"""Queries of quantum PAGD to an $\epsilon$-SOSP grow as $\epsilon^{-1.75}$ on the ramp, where the bound binds."""
+    return _pagd_epsilon_rate(ctx, "pagd")
 
 
-@pagd_queries_epsilon_rate.control("perturbed gradient descent without acceleration (exponent 2)")
+@pagd_queries_epsilon_rate.control("perturbed gradient descent without acceleration (count ~ eps^-2, a quarter "
+                                   "beyond the claimed exponent), on a ramp of height 1", near_miss=True)
 def plain_pgd(ctx):
-    sizes, costs = _epsilon_scan(ctx, "pgd")
-    return Rate(sizes, costs, exponent=1.75, relation="<=", max_halfwidth=0.25,
-                why="same claimed exponent and width as the claim",
-                size_name="1/epsilon", cost_name="oracle queries to an epsilon-SOSP")
+    return _pagd_epsilon_rate(ctx, "pgd", delta_f=1.0)
 
 
-# --------------------------------------------------------------------------- claim 8
-def _pgd_queries_in_dimension(item):
-    """Queries of PGD (quantum or finite-difference oracle) until the first eps-SOSP iterate."""
-    kind, d, eps, rng = item
-    problem = RampSaddle(d, eps, w=RAMP_WIDTH)
-    oracle = quantum_oracle(problem) if kind == "quantum" else GradientOracle("finite_difference")
-    run = run_to_sosp("pgd", problem, oracle, rng)
-    return float(run.hit_queries) if run.hit_iteration is not None and run.output_is_sosp else float("nan")
+def _dimension_rate(ctx, method: str, kind: str = "quantum", runs_log: bool = False,
+                    log2_range: tuple[int, int] | None = None) -> Rate:
+    low, top = (ctx["log2_d_min"], ctx["log2_d_max"]) if log2_range is None else log2_range
+    dims = np.array([2**k for k in range(low, top + 1)], dtype=float)
+    items = [(method, kind, int(d), ctx["eps"], 1.0, True, int(math.ceil(math.log2(d))) if runs_log else 1,
+              ctx.generator("d", method, int(d))) for d in dims]
+    costs = np.array(ctx.map(_ramp_queries, items))
+    exponent = factor_slope(dims, np.log(dims))
+    return Rate(dims, costs, exponent=exponent, relation="<=", max_halfwidth=0.1,
+                why=f"a count a + b ln d with a >= 0 has a log-log slope at most that of ln d over the same "
+                    f"sizes ({exponent:.3f} over d = {int(dims[0])}..{int(dims[-1])}), the claimed exponent; "
+                    f"a count ~ ln^2 d has twice it and is refuted (the near-miss control), one ~ d^(1/4) "
+                    f"has 0.25 and cannot verify; a half-width up to 0.1 keeps the interval informative",
+                size_name="dimension d", cost_name="evaluation queries to an epsilon-SOSP")
 
 
-def _dimension_scan(ctx, kind: str):
-    dims = [2**k for k in range(1, ctx["log2_d_max"] + 1)]
-    items = [(kind, d, ctx["eps"], ctx.generator("d", d)) for d in dims]
-    return np.array(dims, dtype=float), np.array(ctx.map(_pgd_queries_in_dimension, items))
+DIMENSION_PARAMS = {
+    "eps": Param(0.04, low=0.01, high=0.05, doc="target accuracy epsilon"),
+    "log2_d_min": Param(4, low=1, high=6, doc="smallest dimension, as log2 d"),
+    "log2_d_max": Param(10, full=11, low=7, high=12, doc="largest dimension, as log2 d"),
+}
+DIMENSION_METHOD = (
+    "METHOD on the ramp-saddle family at fixed $\\epsilon$, started at the top of the ramp on the "
+    "saddle (so the run pays the ramp and the escape), for $d = 2^4, \\ldots, 2^k$; gradients from "
+    "the emulated Jordan estimator with $R(d)$ runs (median boosting to failure $10^{-3}$ per "
+    "gradient); evaluation queries to the first $\\epsilon$-SOSP iterate (exact test); log-log slope "
+    "against that of a pure $\\ln d$ law over the same dimensions.  Over $d = 16 \\ldots 1024$ the "
+    "slope of $\\ln d$ is 0.22, half that of $\\ln^2 d$ and below that of $d^{1/4}$ (0.25): a "
+    "$\\ln^2 d$ count is refuted and a $d^{1/4}$ one cannot verify (over $d = 2 \\ldots 64$ the slope "
+    "of $\\ln d$ is 0.5, and a $d^{0.45}$ count would pass).  The check cannot tell $\\ln d$ from a "
+    "slower growth (a count claimed to grow like $\\sqrt{\\ln d}$ is inconclusive, not refuted): "
+    "the claim is an upper bound, and the fitted slope, 0.1, lies below that of $\\ln d$ because of "
+    "the $d$-independent part of the count.")
 
 
-@claim(PAPER, role="headline", source="Abstract, claim (ii): perturbed gradient descent with quantum gradient estimation "
-       "has poly-logarithmic query complexity in d", evidence="rate", reconstructed_from="the abstract",
+@claim(PAPER, source="Abstract, claim (i): $O(\\log d/\\epsilon^{1.75})$ queries, the dependence on $d$",
+       evidence="rate", role="headline",
+       reconstructed_from=ABSTRACT + "; PAGD as in Jin, Netrapalli, Jordan 2018, Algorithm 2 (c = chi = 1)",
+       statement=r"At fixed $\epsilon$ the number of evaluation queries of quantum PAGD to an "
+       r"$\epsilon$-SOSP grows like $\log d$: over $d = 16 \ldots 1024$ no faster than $\ln d$ "
+       r"(classically, finite differences pay $d + 1$ evaluations per gradient).",
+       method=DIMENSION_METHOD.replace("METHOD", "PAGD (JNJ 2018, $c = \\chi = 1$)")
+       + "  Controls: forward differences ($d + 1$ evaluations per gradient, $d = 2 \\ldots 32$; gross) and, as "
+         "the near miss, the same PAGD paying $R(d)\\lceil\\log_2 d\\rceil$ queries per gradient (a "
+         "$\\log^2 d$ count, the growth of the predecessor bound $\\tilde O(\\log^2 d/\\epsilon^{1.75})$ "
+         "of Zhang, Leng, Li 2021).",
+       params=DIMENSION_PARAMS)
+def pagd_queries_dimension_rate(ctx):
+    r"""Queries of quantum PAGD to an $\epsilon$-SOSP grow no faster than $\ln d$ (ramp family, $\epsilon$ fixed)."""
+    return _dimension_rate(ctx, "pagd")
+
+
+@pagd_queries_dimension_rate.control("R(d) log2 d queries per gradient (a log^2 d count, as in the "
+                                     "predecessor bound)", near_miss=True)
+def log_squared_queries(ctx):
+    return _dimension_rate(ctx, "pagd", runs_log=True)
+
+
+@pagd_queries_dimension_rate.control("classical forward differences (d + 1 evaluations per gradient), d = 2..32")
+def finite_difference_pagd(ctx):
+    return _dimension_rate(ctx, "pagd", kind="finite_difference", log2_range=(1, 5))
+
+
+@claim(PAPER, source="Abstract, claim (ii): perturbed gradient descent with quantum gradient estimation "
+       "has poly-logarithmic query complexity in $d$", evidence="rate", role="supporting",
+       reconstructed_from=ABSTRACT + "; PGD as in Jin et al. 2017, Algorithm 2, theory parameters",
        statement=r"Perturbed gradient descent driven by quantum gradient estimation reaches an "
-       r"$\epsilon$-SOSP with a number of evaluation queries that grows poly-logarithmically in $d$ "
-       r"(here: no faster than $\ln d$), where the classical finite-difference version needs "
-       r"$\Theta(d)$ per gradient.  No advantage is claimed at small $d$: at $d = 2, 4$ "
-       r"finite-difference PGD needs fewer queries (see the advantage claim for $d \ge 32$).",
-       method="PGD (Jin et al. 2017, theory parameters) on the ramp-plus-saddle family at fixed "
-              "$\\epsilon$ for $d = 2, 4, \\ldots, 2^k$ ($k$ = log2_d_max), gradients from the emulated Jordan estimator with "
-              "$R(d)$ runs; queries to the first $\\epsilon$-SOSP iterate (exact test); log-log "
-              "slope against that of a pure $\\ln d$ law over the same dimensions.",
-       params={"log2_d_max": Param(6, full=8, low=4, high=10, doc="largest dimension, as log2 d"),
-               "eps": Param(0.04, low=0.005, high=0.05, doc="target accuracy epsilon")},
-       sweeps=({"eps": [0.05, 0.04, 0.03]},))
+       r"$\epsilon$-SOSP with a number of evaluation queries poly-logarithmic in $d$.  Checked "
+       r"consequence on this family: over $d = 16 \ldots 1024$ the count grows no faster than "
+       r"$\ln d$ (PGD's own $\log d$ factors, in its perturbation radius and escape time, included).",
+       method=DIMENSION_METHOD.replace("METHOD", "PGD (Jin et al. 2017, theory parameters)")
+       + "  Control: forward differences ($d + 1$ evaluations per gradient, $d = 2 \\ldots 32$).",
+       params=DIMENSION_PARAMS)
 def pgd_queries_dimension_rate(ctx):
-    r"""Queries of quantum PGD to an $\epsilon$-SOSP grow no faster than $\log d$ (ramp family, $\epsilon$ fixed)."""
-    dims, costs = _dimension_scan(ctx, "quantum")
-    return Rate(dims, costs, exponent=factor_slope(dims, np.log(dims)), relation="<=", max_halfwidth=0.1,
-                why="a cost a + b ln d with a >= 0 has a log-log slope at most that of ln d over the "
-                    "same sizes; half-width 0.1 separates it from the linear growth of finite differences",
-                size_name="dimension d", cost_name="oracle queries to an epsilon-SOSP")
+    r"""Queries of quantum PGD to an $\epsilon$-SOSP grow no faster than $\ln d$ (ramp family, $\epsilon$ fixed)."""
+    return _dimension_rate(ctx, "pgd")
 
 
-@pgd_queries_dimension_rate.control("classical forward-difference gradients (d + 1 evaluations each)")
+@pgd_queries_dimension_rate.control("classical forward differences (d + 1 evaluations per gradient), d = 2..32")
 def finite_difference_pgd(ctx):
-    dims, costs = _dimension_scan(ctx, "finite_difference")
-    return Rate(dims, costs, exponent=factor_slope(dims, np.log(dims)), relation="<=", max_halfwidth=0.1,
-                why="same claimed exponent as the claim", size_name="dimension d",
-                cost_name="oracle queries to an epsilon-SOSP")
+    return _dimension_rate(ctx, "pgd", kind="finite_difference", log2_range=(1, 5))
 
 
-# --------------------------------------------------------------------------- noise thresholds
-FIRST_ORDER_BRACKET = (1e-9, 1e-3)  # bias norms: PGD escapes at the lower, never at the upper
+# --------------------------------------------------------------------------- PGD: first-order threshold
+def _first_order_threshold(item) -> float:
+    """Bisected largest restoring bias PGD tolerates at one (eps, d) (module level: picklable).
 
-
-def _threshold_item(item):
-    eps, d, steps, trials, rng, radius_factor = item
-    return measure_threshold(rng, "first", eps, d, *FIRST_ORDER_BRACKET, steps, trials,
-                             radius_factor=radius_factor).threshold
-
-
-def _first_order_thresholds(ctx, grid: list[tuple[float, int]], radius_factors) -> np.ndarray:
-    """Largest tolerated first-order bias nu* at each (eps, d) of ``grid`` (bracket-checked
-    bisections), PGD's perturbation radius multiplied by ``radius_factors`` (1 = Jin et al.)."""
-    items = [(float(eps), int(d), ctx["steps"], ctx["trials"], ctx.generator("threshold", i), float(k))
-             for i, ((eps, d), k) in enumerate(zip(grid, radius_factors, strict=True))]
-    return np.array(ctx.map(_threshold_item, items))
+    The bracket is the variant's own escape scale ``radius_factor r / sqrt d`` times 1/10 and 10
+    (both ends are measured and must pass and fail)."""
+    eps, d, trials, steps, radius_factor, rng = item
+    scale = radius_factor * pgd_parameters(RampSaddle(d, eps))["r"] / math.sqrt(d)
+    bis = bisect_threshold(lambda level: first_order_escapes(rng, eps, d, level, trials, radius_factor),
+                           scale / 10, scale * 10, steps=steps, dither=rng)
+    return bis.threshold
 
 
 def _eps_grid(ctx) -> list[tuple[float, int]]:
@@ -604,9 +683,36 @@ def _d_grid(ctx) -> list[tuple[float, int]]:
     return [(ctx["eps"], 2**k) for k in range(1, ctx["log2_d_max"] + 1)]
 
 
+def _first_order_rate(ctx, axis: str, decay: float = 0.0, trials: int | None = None) -> Rate:
+    """Rate of ``1 / (nu* chi^2)`` in 1/eps or d; PGD's radius multiplied by ``(eps/eps_max)^decay``
+    or ``(2/d)^decay`` (0: PGD as stated); ``trials`` overrides the runs per level."""
+    grid = _eps_grid(ctx) if axis == "eps" else _d_grid(ctx)
+    eps = np.array([e for e, _ in grid])
+    dims = np.array([d for _, d in grid], dtype=float)
+    factors = (eps / eps.max()) ** decay if axis == "eps" else (2 / dims) ** decay
+    items = [(e, d, ctx["trials"] if trials is None else trials, ctx["steps"], float(k),
+              ctx.generator("threshold", axis, i))
+             for i, ((e, d), k) in enumerate(zip(grid, factors, strict=True))]
+    nu = np.array(ctx.map(_first_order_threshold, items))
+    chi2 = np.array([pgd_log_factor(e, d) for e, d in grid])
+    if axis == "eps":
+        return Rate(1 / eps, 1 / (nu * chi2), exponent=1.0, relation="=", max_halfwidth=0.15,
+                    why="the restoring bias binds the threshold, so the exponent is fitted two-sidedly, "
+                        "with PGD's own factor chi^2 made explicit in the measured quantity and no "
+                        "allowance; a half-width up to 0.15 keeps the near misses 0.75 and 1.25 outside",
+                    size_name="1/epsilon", cost_name="1 / (largest tolerated first-order bias x chi^2)")
+    geometry = abs(factor_slope(dims, np.sqrt((dims + 2) / dims)))
+    return Rate(dims, 1 / (nu * chi2), exponent=0.5, relation="=", tolerance=geometry, max_halfwidth=0.15,
+                why=f"two-sided, with PGD's chi^2 made explicit; allowance {geometry:.3f} = the log-log "
+                    f"slope over these d of sqrt((d + 2)/d), the exact finite-d factor of the ball "
+                    f"perturbation (its escape component has rms r / sqrt(d + 2), not r / sqrt d); a "
+                    f"half-width up to 0.15 keeps the near misses 0.25 and 0.75 outside",
+                size_name="dimension d", cost_name="1 / (largest tolerated first-order bias x chi^2)")
+
+
 NOISE_PARAMS = {
-    "trials": Param(32, full=80, low=4, high=400, doc="PGD runs per noise level of the bisection"),
-    "steps": Param(6, full=8, low=3, high=12, doc="bisection steps (geometric) per grid point"),
+    "trials": Param(150, full=800, low=20, high=5000, doc="PGD runs per noise level of the bisection"),
+    "steps": Param(6, full=8, low=3, high=12, doc="bisection steps (geometric, over two decades)"),
 }
 EPS_NOISE_PARAMS = {
     "eps_max": Param(0.08, low=0.01, high=0.1, doc="largest target accuracy epsilon"),
@@ -616,113 +722,104 @@ EPS_NOISE_PARAMS = {
 }
 FIRST_D_PARAMS = {
     "eps": Param(0.04, low=0.01, high=0.1, doc="target accuracy epsilon"),
-    "log2_d_max": Param(10, full=11, low=5, high=12, doc="largest dimension, as log2 d (d = 2 ... 2^k)"),
-    "zeta": Param(0.01, low=0.001, high=0.5, doc="the paper's zeta > 0 in d^(0.5+zeta)"),
+    "log2_d_max": Param(10, full=12, low=5, high=14, doc="largest dimension, as log2 d (d = 2 ... 2^k)"),
 }
 FIRST_ORDER_METHOD = (
     "PGD (Jin et al. 2017, theory parameters) started exactly at the strict saddle of the "
     "ramp-saddle family, with a gradient oracle returning $\\nabla f(x) + \\nu\\,\\mathrm{{sign}}(x_d) "
     "e_d$ (a restoring bias of norm $\\nu$ along the escape direction); success = an iterate passes "
-    "the exact $\\epsilon$-SOSP test before PGD's own stopping rule returns the saddle.  The largest "
-    "tolerated $\\nu$ is bisected (geometric, from $10^{{-9}}$ to $10^{{-3}}$, 6 (quick) / 8 (full) "
-    "steps) on the success rate of 16 (quick) / 40 (full) runs per level, crossing 1/2; both ends of "
-    "the bracket are measured first and must pass and fail, so no threshold is reported where the "
-    "noise was not seen to break the algorithm.  The mechanism on this family: the escape component "
-    "of a perturbation uniform in the ball of radius $r = \\epsilon/(\\chi^2\\ell)$ is of order "
-    "$r/\\sqrt d$, and the bias holds the iterate when it exceeds the saddle's curvature ($-1$ here) "
-    "times that, so $\\nu^* \\propto \\epsilon/(\\chi^2\\sqrt d)$.  The paper's threshold is a "
-    "sufficient condition with a hidden constant over every noise of that size; against this one "
-    "adversary, a threshold decaying faster than the bound would refute it, one decaying no faster "
-    "is only consistent with it (the worst case over noises is listed as not checked).  {axis}")
+    "the exact $\\epsilon$-SOSP test before PGD's own stopping rule returns the saddle.  Runs batched "
+    "over trials and reduced exactly in $d$ (the middle coordinates enter only through their squared "
+    "norm; agreement in law with the one-run-at-a-time PGD is a unit test).  The largest tolerated "
+    "$\\nu$ is bisected (geometric, dithered, over $[r/(10\\sqrt d), 10 r/\\sqrt d]$, both ends measured "
+    "and seen to pass and fail) on the success rate crossing 1/2.  Mechanism: the escape component of "
+    "a perturbation uniform in the ball of radius $r = \\epsilon/(\\chi^2\\ell)$ has rms "
+    "$r/\\sqrt{{d+2}}$, and the bias holds the iterate when it exceeds the saddle's curvature times "
+    "that, so $\\nu^* \\propto \\epsilon/(\\chi^2\\sqrt d)$: the paper's $\\epsilon/d^{{0.5+\\zeta}}$ with "
+    "PGD's logarithmic factor $\\chi^2 = 9\\ln^2(d\\ell\\Delta/(\\epsilon^2\\delta))$, which the fit "
+    "divides out: the abstract's O hides polylogarithmic factors (its PAGD count $O(\\log "
+    "d/\\epsilon^{{1.75}})$ rests on an iteration bound that carries them), and here the factor is "
+    "made explicit rather than granted as an allowance (without it the fitted exponent in "
+    "$1/\\epsilon$ is about 1.35, a refutation under a literal O reading).  The threshold is a sufficient condition over all noises; this "
+    "adversary attains its scaling, so the exponents are checked two-sidedly on it.  {axis}")
 
 
-def _first_order_rate(ctx, grid, sizes, size_name: str, exponent: float, max_halfwidth: float, alternative: str,
-                      radius_factors=None):
-    """Rate of 1/nu* for the first-order bias, with the allowance of PGD's own chi^2 factor."""
-    factors = np.ones(len(grid)) if radius_factors is None else radius_factors
-    allowance = factor_slope(sizes, [pgd_log_factor(e, d) for e, d in grid])
-    return Rate(sizes, 1 / _first_order_thresholds(ctx, grid, factors), exponent=exponent, relation="<=",
-                tolerance=allowance, max_halfwidth=max_halfwidth,
-                why=f"O-tilde reading: the threshold follows PGD's perturbation radius eps/(chi^2 ell), whose "
-                    f"chi^2 = 9 ln^2(d ell Delta/(eps^2 delta)) has log-log slope {allowance:.3f} over these "
-                    f"sizes: that slope is the allowance (without it the exponent is compared with "
-                    f"{exponent:g} alone); a half-width up to {max_halfwidth:g} tells the claim from "
-                    f"{alternative}",
-                size_name=size_name, cost_name="1 / largest tolerated first-order bias")
-
-
-@claim(PAPER, expect="INCONCLUSIVE",
-       expect_reason="the one-sided rate rule is fail-closed: the fitted interval straddles the claimed exponent plus its allowance, so the evidence neither supports nor contradicts the claim at this size", role="headline", source="Abstract, claim (ii): PGD is robust to first-order noise "
-       "$O(\\epsilon/d^{0.5+\\zeta})$", evidence="rate", reconstructed_from="the abstract",
+@claim(PAPER, source="Abstract, claim (ii): PGD is robust to first-order noise $O(\\epsilon/d^{0.5+\\zeta})$",
+       evidence="rate", role="headline",
+       reconstructed_from=ABSTRACT + "; PGD as in Jin et al. 2017, Algorithm 2, theory parameters",
        statement=r"Perturbed gradient descent with a gradient oracle returning $\nabla f(x) + b(x)$, "
-       r"$\|b\| \le \nu$, finds an $\epsilon$-SOSP for every $\nu \le \tilde C\epsilon/d^{0.5+\zeta}$.  "
-       r"Checked consequence: against a restoring bias on the ramp-saddle family, at fixed $d$ the "
-       r"largest tolerated $\nu$ decays no faster than $\epsilon$ up to polylogarithmic factors.",
+       r"$\|b\| \le \nu$, finds an $\epsilon$-SOSP for every $\nu \le C\epsilon/d^{0.5+\zeta}$ (PGD's "
+       r"logarithmic factor hidden).  Checked: against a restoring bias, which attains this scaling, "
+       r"the largest tolerated bias times PGD's $\chi^2$ decays as $\epsilon^{1}$ at fixed $d$ "
+       r"(two-sided).",
        method=FIRST_ORDER_METHOD.format(
-           axis="Here $d = 2$, $\\epsilon$ over a decade; log-log fit of $1/\\nu^*$ against "
-                "$1/\\epsilon$.  Control: PGD with its perturbation radius multiplied by "
-                "$(\\epsilon/\\epsilon_{\\max})^{1/2}$, whose tolerated bias decays like "
-                "$\\epsilon^{1.5}$: the check must refute it."),
+           axis="Here $d = 2$, $\\epsilon$ over a decade.  Near-miss control: PGD with its perturbation "
+                "radius multiplied by $(\\epsilon/\\epsilon_{\\max})^{1/4}$ (threshold $\\propto "
+                "\\epsilon^{1.25}$); gross control: by $(\\epsilon/\\epsilon_{\\max})^{1/2}$."),
        params={**EPS_NOISE_PARAMS, **NOISE_PARAMS})
 def pgd_first_order_noise_epsilon(ctx):
-    r"""Largest first-order noise PGD tolerates decays no faster than $\epsilon$ (up to PGD's log factor)."""
-    grid = _eps_grid(ctx)
-    return _first_order_rate(ctx, grid, 1 / np.array([e for e, _ in grid]), "1/epsilon", 1.0, 0.25,
-                             "the control's ~1.85")
+    r"""Largest first-order noise PGD tolerates, times its $\chi^2$, decays as $\epsilon$ (restoring bias, $d = 2$)."""
+    return _first_order_rate(ctx, "eps")
 
 
-@pgd_first_order_noise_epsilon.control("PGD's perturbation radius multiplied by sqrt(eps / eps_max) (its "
-                                       "escape component shrinks like eps^1.5)")
-def perturbation_radius_shrinking_with_epsilon(ctx):
-    grid = _eps_grid(ctx)
-    eps = np.array([e for e, _ in grid])
-    return _first_order_rate(ctx, grid, 1 / eps, "1/epsilon", 1.0, 0.25, "the claim's ~1.35",
-                             radius_factors=np.sqrt(eps / eps.max()))
+@pgd_first_order_noise_epsilon.control("PGD's radius multiplied by (eps/eps_max)^(1/4): threshold ~ eps^1.25",
+                                       near_miss=True)
+def radius_quarter_power_epsilon(ctx):
+    return _first_order_rate(ctx, "eps", decay=0.25)
 
 
-@claim(PAPER, expect="INCONCLUSIVE",
-       expect_reason="the one-sided rate rule is fail-closed: the fitted interval straddles the claimed exponent plus its allowance, so the evidence neither supports nor contradicts the claim at this size", role="headline", source="Abstract, claim (ii): PGD is robust to first-order noise "
-       "$O(\\epsilon/d^{0.5+\\zeta})$ for any $\\zeta > 0$", evidence="rate", reconstructed_from="the abstract",
-       statement=r"The first-order threshold's dependence on $d$.  Checked consequence: against a "
-       r"restoring bias on the ramp-saddle family, at fixed $\epsilon$ the largest tolerated $\nu$ "
-       r"decays no faster than $d^{-(0.5+\zeta)}$ up to polylogarithmic factors (here $\zeta = 0.01$).",
+@pgd_first_order_noise_epsilon.control("PGD's radius multiplied by (eps/eps_max)^(1/2): threshold ~ eps^1.5 "
+                                       "(50 runs per level: a half-unit shift needs less precision)")
+def radius_square_root_epsilon(ctx):
+    return _first_order_rate(ctx, "eps", decay=0.5, trials=50)
+
+
+@claim(PAPER, source="Abstract, claim (ii): PGD is robust to first-order noise "
+       "$O(\\epsilon/d^{0.5+\\zeta})$ for any $\\zeta > 0$", evidence="rate", role="headline",
+       reconstructed_from=ABSTRACT + "; PGD as in Jin et al. 2017, Algorithm 2, theory parameters",
+       statement=r"The first-order threshold's dependence on $d$: against a restoring bias, which attains "
+       r"the scaling, the largest tolerated bias times PGD's $\chi^2$ decays as $d^{-1/2}$ at fixed "
+       r"$\epsilon$ (two-sided; the $d^\zeta$ of the statement absorbs the $\log d$ in $\chi^2$, made "
+       r"explicit here).",
        method=FIRST_ORDER_METHOD.format(
-           axis="Here $\\epsilon = 0.04$, $d = 2, 4, \\ldots, 2^k$ ($k$ = log2_d_max; $2^k$ = 1024 quick, 2048 full); claimed exponent "
-                "$0.5 + \\zeta$.  Control: PGD with its perturbation radius multiplied by "
-                "$(2/d)^{1/4}$ (escape component $\\propto r/d^{3/4}$), whose tolerated bias decays "
-                "like $d^{-0.9}$ with the logarithmic factor: the check must refute it."),
+           axis="Here $\\epsilon = 0.04$, $d = 2, 4, \\ldots, 2^k$ ($2^{10}$ quick, $2^{12}$ full).  "
+                "Near-miss control: PGD with its radius multiplied by $(2/d)^{1/4}$ (threshold "
+                "$\\propto d^{-3/4}$); gross control: by $(2/d)^{1/2}$."),
        params={**FIRST_D_PARAMS, **NOISE_PARAMS})
 def pgd_first_order_noise_dimension(ctx):
-    r"""Largest first-order noise PGD tolerates decays no faster than $d^{-(0.5+\zeta)}$ (up to PGD's log factor)."""
-    grid = _d_grid(ctx)
-    return _first_order_rate(ctx, grid, np.array([d for _, d in grid], dtype=float), "dimension d",
-                             0.5 + ctx["zeta"], 0.15, "the control's d^-0.9")
+    r"""Largest first-order noise PGD tolerates, times its $\chi^2$, decays as $d^{-1/2}$ (restoring bias)."""
+    return _first_order_rate(ctx, "d")
 
 
-@pgd_first_order_noise_dimension.control("PGD's perturbation radius multiplied by (2/d)^(1/4) (its escape "
-                                         "component shrinks like r/d^(3/4))")
-def perturbation_radius_shrinking_with_dimension(ctx):
-    grid = _d_grid(ctx)
-    dims = np.array([d for _, d in grid], dtype=float)
-    return _first_order_rate(ctx, grid, dims, "dimension d", 0.5 + ctx["zeta"], 0.15,
-                             "the claim's d^-(0.5 + zeta)", radius_factors=(2 / dims) ** 0.25)
+@pgd_first_order_noise_dimension.control("PGD's radius multiplied by (2/d)^(1/4): threshold ~ d^-0.75",
+                                         near_miss=True)
+def radius_quarter_power_dimension(ctx):
+    return _first_order_rate(ctx, "d", decay=0.25)
+
+
+@pgd_first_order_noise_dimension.control("PGD's radius multiplied by (2/d)^(1/2): threshold ~ d^-1 "
+                                         "(50 runs per level)")
+def radius_square_root_dimension(ctx):
+    return _first_order_rate(ctx, "d", decay=0.5, trials=50)
 
 
 # --------------------------------------------------------------------------- escape from the saddle
 ESCAPE_DELTA = 0.1  # failure probability of PGD's theory parameters (pgd_parameters: delta = 0.1)
 
 
-def _escapes(ctx, label: str, **variant) -> Proportion:
-    wins = ctx.trials(escape_trial, ctx["trials"], "zeroth", ctx["eps"], ctx["d"], 0.0, label=label, **variant)
-    return Proportion(int(sum(wins)), ctx["trials"], 1 - ESCAPE_DELTA, relation=">=", method="wilson",
+def _escapes(ctx, label: str, trials: int | None = None, **variant) -> Proportion:
+    n = ctx["trials"] if trials is None else trials
+    wins = ctx.trials(escape_trial, n, "zeroth", ctx["eps"], ctx["d"], 0.0, label=label, **variant)
+    return Proportion(int(sum(wins)), n, 1 - ESCAPE_DELTA, relation=">=", method="wilson",
                       why=f"PGD's guarantee holds with probability 1 - delta, delta = {ESCAPE_DELTA} in its "
                           f"theory parameters; 95% Wilson interval (a true claim is refuted with probability 0.025)",
                       event="PGD from the strict saddle returns an epsilon-SOSP")
 
 
-@claim(PAPER, role="supporting", source="Abstract, claims (i)-(ii): perturbed gradient descent with quantum gradient estimation "
+@claim(PAPER, source="Abstract, claims (i)-(ii): perturbed gradient descent with quantum gradient estimation "
        "finds an $\\epsilon$-SOSP (Jin et al. 2017, Theorem 3: with probability $1 - \\delta$)",
-       evidence="proportion", reconstructed_from="the abstract",
+       evidence="proportion", role="supporting",
+       reconstructed_from=ABSTRACT + "; PGD and its guarantee as in Jin et al. 2017, Theorem 3",
        statement=r"Perturbed gradient descent driven by quantum gradient estimation (zeroth-order "
        r"oracle), started exactly at a strict saddle, returns an $\epsilon$-SOSP with probability at "
        r"least $1 - \delta$ ($\delta = 0.1$).",
@@ -730,34 +827,33 @@ def _escapes(ctx, label: str, **variant) -> Proportion:
               "gradients from the emulated Jordan estimator ($R(d)$ runs, a register resolving the "
               "gradient a perturbation of radius $r$ creates along the escape direction); success = "
               "the point PGD returns by its own stopping rule passes the exact $\\epsilon$-SOSP test.  "
-              "Controls: the same runs without perturbation (gradient descent stays on the saddle), "
-              "with a coarse estimator of 12 qubits per register (its bins, $2^{-11}$, are wider "
-              "than the escape gradient, so the median rounds it to zero and PGD returns the saddle), "
-              "and with a perturbation radius 0.03 times PGD's, whose escape gradient comes close to "
-              "the estimator's bin (a graded failure, not a certain one).",
+              "The check is slack by design: $\\delta$ is the failure budget of Jin et al.'s union bound, "
+              "not a rate PGD attains (from a strict saddle it escapes in almost every run), so the "
+              "near miss $1 - \\delta/2$ verifies as well; what the check shows is that the estimator's "
+              "errors do not break the escape.  Controls: the same runs without perturbation (gradient "
+              "descent stays on the saddle) and with a coarse estimator of 12 qubits per register (its "
+              "bins, $2^{-11}$, are wider than the escape gradient, so the median rounds it to zero and "
+              "PGD returns the saddle).",
        params={"eps": Param(0.04, low=0.005, high=0.1, doc="target accuracy epsilon"),
                "d": Param(8, low=2, high=256, doc="dimension"),
-               "trials": Param(200, full=1000, low=50, high=10000, doc="PGD runs from the saddle")})
+               "trials": Param(100, full=1000, low=50, high=10000, doc="PGD runs from the saddle")})
 def pgd_escapes_strict_saddle(ctx):
     r"""Quantum PGD started at a strict saddle returns an $\epsilon$-SOSP with probability at least $1 - \delta$."""
     return _escapes(ctx, "escape")
 
 
-@pgd_escapes_strict_saddle.control("gradient descent without perturbation (radius 0)")
+@pgd_escapes_strict_saddle.control("gradient descent without perturbation (radius 0; 30 runs: a certain "
+                                   "failure needs few)")
 def gradient_descent_without_perturbation(ctx):
-    return _escapes(ctx, "no-perturbation", radius_factor=0.0)
+    return _escapes(ctx, "no-perturbation", trials=30, radius_factor=0.0)
 
 
 @pgd_escapes_strict_saddle.control("a coarse Jordan estimator (12 qubits per register) that rounds the "
-                                   "escape gradient to zero")
+                                   "escape gradient to zero (30 runs)")
 def coarse_estimator(ctx):
-    return _escapes(ctx, "coarse", qubits=12)
+    return _escapes(ctx, "coarse", trials=30, qubits=12)
 
 
-@pgd_escapes_strict_saddle.control("a perturbation radius 0.03 times PGD's (its escape gradient comes "
-                                   "close to the estimator's bin)")
-def small_perturbation_radius(ctx):
-    return _escapes(ctx, "small-radius", radius_factor=0.03)
 
 
 def _first_order_success(ctx, multiple: float, label: str) -> Proportion:
@@ -771,11 +867,12 @@ def _first_order_success(ctx, multiple: float, label: str) -> Proportion:
                             f"({multiple:g} r/sqrt d)")
 
 
-@claim(PAPER, role="supporting", source="Abstract, claim (ii): PGD is robust to first-order noise $O(\\epsilon/d^{0.5+\\zeta})$",
-       evidence="proportion", reconstructed_from="the abstract",
+@claim(PAPER, source="Abstract, claim (ii): PGD is robust to first-order noise $O(\\epsilon/d^{0.5+\\zeta})$; "
+       "the level $r/(8\\sqrt d)$ is our derivation", evidence="proportion", role="background",
+       reconstructed_from=ABSTRACT + "; the constant 1/8 is derived here from PGD's escape mechanism",
        statement=r"With a gradient oracle biased by at most $\nu = r/(8\sqrt d)$, $r = \epsilon/(\chi^2\ell)$ "
        r"PGD's perturbation radius (a bound of the paper's form $\epsilon/\sqrt d$ up to PGD's "
-       r"logarithmic factor $\chi^2$, with constant $1/8$), perturbed gradient descent started at a "
+       r"logarithmic factor $\chi^2$, with our constant $1/8$), perturbed gradient descent started at a "
        r"strict saddle still finds an $\epsilon$-SOSP with probability at least $1/2$.",
        method="The level comes from the escape mechanism, not from a measured threshold: a "
               "perturbation uniform in the ball of radius $r$ has an escape component of median about "
@@ -784,9 +881,10 @@ def _first_order_success(ctx, multiple: float, label: str) -> Proportion:
               "there.  PGD (theory parameters) from the origin of the ramp-saddle family with the "
               "restoring bias $\\nu\\,\\mathrm{sign}(x_d)e_d$ on the exact gradient; success = an "
               "iterate passes the exact $\\epsilon$-SOSP test before PGD's stopping rule returns the "
-              "saddle.  The constant 1/8 is ours, from this mechanism, not the paper's.  Control: a "
-              "bias 16 times larger, $2r/\\sqrt d$, which few perturbations can outgrow.  The sweeps run $\\epsilon$ and $d$, and the bias from $r/(16\\sqrt d)$ "
-              "to $4r/\\sqrt d$ (beyond the statement's level: where success gives way).",
+              "saddle.  Background: our own level, a positive instance of the threshold the two "
+              "first-order rate claims measure.  Control: a bias 16 times larger, $2r/\\sqrt d$, which "
+              "few perturbations can outgrow.  The sweeps run $\\epsilon$ and $d$, and the bias from "
+              "$r/(16\\sqrt d)$ to $4r/\\sqrt d$ (beyond the statement's level: where success gives way).",
        params={"eps": Param(0.02, low=0.002, high=0.1, doc="target accuracy epsilon"),
                "d": Param(8, low=2, high=1024, doc="dimension"),
                "trials": Param(64, full=400, low=16, high=10000, doc="PGD runs"),
@@ -805,33 +903,32 @@ def bias_above_escape_scale(ctx):
 
 
 # --------------------------------------------------------------------------- crossover in d
-def _quantum_and_classical(ctx, dims):
-    items = [(kind, d, ctx["eps"], ctx.generator("d", d)) for d in dims for kind in ("quantum", "finite_difference")]
-    q = np.array(ctx.map(_pgd_queries_in_dimension, items)).reshape(len(dims), 2)
-    return q[:, 0], q[:, 1]
-
-
 def _crossover_bound(ctx, dims):
-    quantum, classical = _quantum_and_classical(ctx, dims)
-    labels = [f"d={d}: quantum {q:.0f}, finite differences {c:.0f} (ratio {q / c:.2f})"
-              for d, q, c in zip(dims, quantum, classical, strict=True)]
+    items = [(method_kind[0], method_kind[1], d, ctx["eps"], 1.0, True, 1, ctx.generator("d", "pgd", d))
+             for d in dims for method_kind in (("pgd", "quantum"), ("pgd", "finite_difference"))]
+    q = np.array(ctx.map(_ramp_queries, items)).reshape(len(dims), 2)
+    quantum, classical = q[:, 0], q[:, 1]
+    labels = [f"d={d}: quantum {a:.0f}, finite differences {b:.0f} (ratio {a / b:.2f})"
+              for d, a, b in zip(dims, quantum, classical, strict=True)]
     return Bound(quantum, classical, relation="<=", instances=labels, x=list(dims), xlabel="dimension d",
                  why="exact query counts of one run per dimension (the counts vary by under 2% over "
                      "seeds in the research notes); no slack",
                  quantity="quantum PGD queries to an eps-SOSP (bound: finite-difference PGD's)")
 
 
-@claim(PAPER, role="supporting", source="Abstract, claims (i)-(ii) (quantum speedup in d over classical zeroth-order "
-       "methods)", evidence="bound", reconstructed_from="the abstract",
+@claim(PAPER, source="Abstract, claims (i)-(ii) (quantum speedup in d over classical zeroth-order "
+       "methods)", evidence="bound", role="supporting",
+       reconstructed_from=ABSTRACT + "; PGD as in Jin et al. 2017, Algorithm 2, theory parameters",
        statement=r"Quantum PGD (median-boosted Jordan gradients, $R(d) = O(\log d)$ queries each) "
        r"reaches an $\epsilon$-SOSP with fewer evaluation queries than PGD with forward differences "
        r"($d + 1$ queries per gradient) for every $d \ge 32$ checked, on the ramp-saddle family at "
        r"$\epsilon = 0.04$.  No location of the crossover is claimed (at $d = 16$ the two counts "
        r"are within a few percent and their order changes with the seed).",
        method="Both PGDs on the same family and seeds for $d = d_{\\min} \\ldots 2^k$ (powers of 2); "
-              "queries to the first $\\epsilon$-SOSP iterate (exact test).  The control runs the same "
-              "comparison at $d = 2, 4$, where the $O(\\log d)$ boosting costs more than $d + 1$ "
-              "evaluations and finite differences are cheaper.",
+              "queries to the first $\\epsilon$-SOSP iterate (exact test).  At $d = 32$ the quantum "
+              "count is close to the classical one, so the engine's near miss (half the classical "
+              "count) is refuted there.  The control runs the same comparison at $d = 2, 4$, where "
+              "the $O(\\log d)$ boosting costs more than $d + 1$ evaluations.",
        params={"eps": Param(0.04, low=0.01, high=0.05, doc="target accuracy epsilon"),
                "d_min": Param(32, low=32, high=256, doc="smallest dimension compared (power of 2)"),
                "log2_d_max": Param(7, full=9, low=6, high=10, doc="largest dimension, as log2 d")})
@@ -853,54 +950,76 @@ def small_dimensions(ctx):
 SGD_RAMP_HEIGHT = 0.25  # ramp height delta_f: the ramp (~delta_f / (2 eps^2) steps) dominates the count
 
 
-def _sgd_queries(item):
-    """Queries of smoothed SGD until its first eps-SOSP iterate (NaN if never reached)."""
-    estimator, eps, d, rng = item
-    run = smoothed_sgd(RampSaddle(d, eps, delta_f=SGD_RAMP_HEIGHT, w=RAMP_WIDTH), estimator, rng)
-    return float(run.hit_queries) if run.hit_iteration is not None else float("nan")
+def _sgd_counts(item):
+    """(queries, iterations) of smoothed SGD until its first eps-SOSP iterate (NaN if never reached)."""
+    estimator, eps, d, accuracy_scale, rng = item
+    run = smoothed_sgd(RampSaddle(d, eps, delta_f=SGD_RAMP_HEIGHT, w=RAMP_WIDTH), estimator, rng,
+                       accuracy_scale=accuracy_scale)
+    if run.hit_iteration is None:
+        return float("nan"), float("nan")
+    return float(run.hit_queries), float(run.hit_iteration)
 
 
-def _sgd_rate(ctx, estimator: str):
+def _sgd_rate(ctx, estimator: str, accuracy_decay: float = 0.0) -> AllOf:
     grid = np.geomspace(ctx["eps_max"], ctx["eps_min"], ctx["n_eps"])
-    items = [(estimator, float(eps), ctx["d"], ctx.generator("sgd", i)) for i, eps in enumerate(grid)]
-    costs = np.array(ctx.map(_sgd_queries, items))
-    allowance = max(0.0, factor_slope(1 / grid, ramp_hitting_factor(grid, RAMP_WIDTH, SGD_RAMP_HEIGHT)))
-    return Rate(1 / grid, costs, exponent=3.0, relation="<=", tolerance=allowance, max_halfwidth=0.25,
-                why=f"upper-bound rate; allowance {allowance:.4f} = slope bias of the first-hit "
-                    f"geometry (the exact test can pass up to w/sqrt 3 before the ramp's bottom, a "
-                    f"relative saving 2 w eps / (sqrt 3 delta_f) of the ramp, larger at larger eps); the "
-                    f"budgets are exact integers (any-integer M: no 2^m steps); a half-width up to 0.25 "
-                    f"still tells 3 from the classical 4",
-                size_name="1/epsilon", cost_name="first-order queries to an epsilon-SOSP")
+    items = [(estimator, float(eps), ctx["d"], float((eps / grid[0]) ** accuracy_decay), ctx.generator("sgd", i))
+             for i, eps in enumerate(grid)]
+    counts = np.array(ctx.map(_sgd_counts, items))
+    foot = abs(factor_slope(1 / grid, ramp_hitting_factor(grid, RAMP_WIDTH, SGD_RAMP_HEIGHT)))
+    why = (f"the ramp binds the iteration count (gradient descent's eps^-2 on a constant slope), so both "
+           f"exponents are fitted two-sidedly; allowance {foot:.4f} = the slope of the first-hit geometry "
+           f"(the exact test can pass up to w/sqrt 3 before the ramp's foot); a half-width up to 0.15 keeps "
+           f"the near misses a quarter away outside")
+    return AllOf([
+        Rate(1 / grid, counts[:, 0], exponent=3.0, relation="=", tolerance=foot, max_halfwidth=0.15, why=why,
+             size_name="1/epsilon", cost_name="first-order queries to an epsilon-SOSP"),
+        Rate(1 / grid, counts[:, 1], exponent=2.0, relation="=", tolerance=foot, max_halfwidth=0.15, why=why,
+             size_name="1/epsilon", cost_name="SGD iterations to an epsilon-SOSP"),
+    ], labels=["queries (the claim)", "iterations (the measured factor)"])
 
 
-@claim(PAPER, expect="INCONCLUSIVE",
-       expect_reason="the one-sided rate rule is fail-closed: the fitted interval straddles the claimed exponent plus its allowance, so the evidence neither supports nor contradicts the claim at this size", role="headline", source="Abstract, claim (iii): SGD with quantum mean estimation on the Gaussian smoothing, "
-       "$O(d^2/\\epsilon^3)$ queries with a first-order oracle", evidence="rate", reconstructed_from="the abstract",
+@claim(PAPER, source="Abstract, claim (iii): SGD with quantum mean estimation on the Gaussian smoothing, "
+       "$O(d^2/\\epsilon^3)$ queries with a first-order oracle", evidence="all", role="headline",
+       reconstructed_from=ABSTRACT + "; the algorithm on the pattern of the zeroth-order perturbed SGD of "
+                                     "Jin, Liu, Ge, Jordan 2018",
        statement=r"Perturbed SGD on the Gaussian smoothing $f_\sigma(x) = \mathbb{E}_u f(x + \sigma u)$, "
        r"whose stochastic gradients $\nabla f(x + \sigma u)$ are averaged by quantum mean estimation, "
-       r"finds an $\epsilon$-SOSP with $O(d^2/\epsilon^3)$ first-order queries: at fixed $d$ the query "
-       r"count grows in $1/\epsilon$ with exponent at most 3 (a classical sample mean of the same "
-       r"accuracy needs $\epsilon^{-2}$ draws per step, hence $\epsilon^{-4}$).",
+       r"finds an $\epsilon$-SOSP with $O(d^2/\epsilon^3)$ first-order queries.  Checked at fixed $d$ "
+       r"on the ramp, where SGD's iteration count binds: the query count grows as $\epsilon^{-3}$ and "
+       r"its iteration count as $\epsilon^{-2}$ (both two-sided).",
        method="Our reconstruction (only the abstract could be read): $x \\leftarrow x - \\eta(g + \\xi)$, "
               "$\\eta = 1/\\ell$, $\\xi \\sim N(0, \\epsilon^2/(4d) I)$, smoothing radius "
               "$\\sqrt{\\epsilon/\\rho}/(4\\sqrt d)$; $g$ estimates each coordinate of "
               "$\\mathbb{E}_u\\,\\mathrm{clip}(\\nabla f(x+\\sigma u), \\pm 2)$ to "
               "$\\epsilon/(4\\sqrt d)$ by canonical amplitude estimation (BHMT 2002, Fourier transform "
               "over $\\mathbb{Z}_M$ with the least integer $M$ meeting Theorem 12's radius; $2M - 1$ "
-              "queries per run, median of $R = 21$ runs for failure $10^{-3}$ per coordinate; the Fejer outcome law sampled exactly, the power-of-2 "
-              "case validated against Aer).  Ramp-saddle family ($d = 2$, ramp height 1/4); queries "
-              "counted to the first iterate passing the exact SOSP test; log-log fit over a decade of "
-              "$\\epsilon$.  The per-step budget follows the estimator's error law ($M \\propto "
-              "1/\\epsilon$); the iteration count ($\\propto \\epsilon^{-2}$ on the ramp) is measured.",
+              "queries per run, median of $R = 21$ runs for failure $10^{-3}$ per coordinate; the Fejer "
+              "outcome law sampled exactly, the power-of-2 case validated against Aer).  Ramp-saddle "
+              "family ($d = 2$, ramp height 1/4), started on the saddle manifold at the top of the ramp; "
+              "queries and iterations counted to the first iterate passing the exact SOSP test; log-log "
+              "fits over a decade of $\\epsilon$.  The query count is the product of the per-step budget "
+              "($d R (2M - 1)$, $M \\propto 1/\\epsilon$: the algorithm's own parameter, set by amplitude "
+              "estimation's $O(1/M)$ error law, which the background claim on mean estimation checks on "
+              "circuits) and the iteration count, which is measured: SGD driven by these estimates, with "
+              "their Fejer-tailed errors, needs $\\epsilon^{-2}$ iterations on the ramp, checked as the "
+              "second part.  Controls: the classical sample mean (Hoeffding budget for the same accuracy "
+              "and failure, $\\epsilon^{-4}$; gross) and, as the near miss, amplitude estimation to the "
+              "accuracy $(\\epsilon/\\epsilon_{\\max})^{1/4}\\epsilon/(4\\sqrt d)$ (budget "
+              "$\\propto\\epsilon^{-1.25}$, count $\\epsilon^{-3.25}$).",
        params={"eps_max": Param(0.05, low=0.01, high=0.05, doc="largest target accuracy epsilon"),
-               "eps_min": Param(0.0045, full=0.0025, low=0.002, high=0.005,
+               "eps_min": Param(0.005, full=0.0025, low=0.002, high=0.005,
                                 doc="smallest target accuracy epsilon"),
                "n_eps": Param(4, full=6, low=3, high=10, doc="number of epsilon values (geometric grid)"),
                "d": Param(2, low=2, high=8, doc="dimension")})
 def smoothed_sgd_queries_epsilon_rate(ctx):
-    r"""Queries of perturbed SGD with quantum mean estimation on the Gaussian smoothing grow at most like $\epsilon^{-3}$."""
+    r"""Queries of perturbed SGD with quantum mean estimation on the Gaussian smoothing grow as $\epsilon^{-3}$ on the ramp."""
     return _sgd_rate(ctx, "quantum")
+
+
+@smoothed_sgd_queries_epsilon_rate.control("amplitude estimation a quarter-power more accurate than needed "
+                                           "(budget ~ eps^-1.25, count ~ eps^-3.25)", near_miss=True)
+def over_accurate_mean_estimation(ctx):
+    return _sgd_rate(ctx, "quantum", accuracy_decay=0.25)
 
 
 @smoothed_sgd_queries_epsilon_rate.control("the classical sample mean (Hoeffding budget for the same accuracy "
@@ -910,33 +1029,40 @@ def classical_sample_mean_sgd(ctx):
 
 
 # --------------------------------------------------------------------------- claim (iii): SGD noise thresholds
+SADDLE_RATIO = 8.0  # saddle curvature in units of the SOSP test's tolerance sqrt(rho eps)
+
+
 def _sgd_threshold_item(item):
-    """Bisected largest tolerated noise of smoothed SGD at one (eps, d) (module level: picklable)."""
+    """Bisected largest tolerated noise of smoothed SGD at one (eps, d) (module level: picklable).
+
+    The bracket is ``c/20 .. 20c`` in units of sigma (first order) or sigma^2 (zeroth order), c
+    the saddle's curvature: the holding mechanism puts the threshold near ``c sigma`` and
+    ``c sigma^2`` (both ends are measured and must pass and fail)."""
     order, eps, d, trials, steps, budget, variant, rng = item
-    bis = sgd_noise_threshold(rng, order, eps, d, trials=trials, steps=steps, budget=budget, **variant)
+    c = saddle_problem(eps, d, SADDLE_RATIO).c
+    bis = sgd_noise_threshold(rng, order, eps, d, trials=trials, steps=steps, budget=budget,
+                              saddle_ratio=SADDLE_RATIO, bracket=(c / 20, 20 * c), **variant)
     return bis.threshold
 
 
-SGD_NOISE_BOUNDS = {  # exponent of 1/nu* claimed by the abstract, per (oracle, axis)
-    ("zeroth", "eps"): 1.5, ("zeroth", "d"): 1.0, ("first", "d"): 0.5}
-SGD_NOISE_HALFWIDTH = {  # about half the gap between the bound and the control's exponent
-    ("zeroth", "eps"): 0.5, ("zeroth", "d"): 0.25, ("first", "d"): 0.2}
+SGD_NOISE_BOUNDS = {  # exponent of 1/nu* stated by the abstract, per (oracle, axis)
+    ("zeroth", "eps"): 1.5, ("zeroth", "d"): 1.0, ("first", "eps"): 1.0, ("first", "d"): 0.5}
 SGD_NOISE_PARAMS = {
     "trials": Param(24, full=48, low=4, high=400, doc="SGD runs per noise level of the bisection"),
     "steps": Param(6, full=7, low=3, high=10,
                    doc="bisection steps per grid point (after observing both ends of the bracket)"),
     "budget": Param(100, full=150, low=60, high=2000,
-                    doc="SGD iterations per run (noiseless escape and convergence take 30 to 40)"),
+                    doc="SGD iterations per run (noiseless escape and convergence take 20 to 40)"),
 }
 SGD_EPS_PARAMS = {
     "eps_max": Param(0.01, low=0.002, high=0.05, doc="largest target accuracy epsilon"),
     "eps_min": Param(0.001, low=0.0005, high=0.005, doc="smallest target accuracy epsilon"),
-    "n_eps": Param(6, full=8, low=3, high=10, doc="number of epsilon values (geometric grid)"),
+    "n_eps": Param(5, full=8, low=3, high=10, doc="number of epsilon values (geometric grid)"),
     "d": Param(2, low=2, high=64, doc="dimension"),
 }
 SGD_DIM_PARAMS = {
     "eps": Param(0.01, low=0.001, high=0.05, doc="target accuracy epsilon"),
-    "log2_d_max": Param(5, low=3, high=7, doc="largest dimension, as log2 d (dimensions 2, 4, ..., 2^k)"),
+    "log2_d_max": Param(5, full=6, low=3, high=7, doc="largest dimension, as log2 d (dimensions 2, 4, ..., 2^k)"),
 }
 SGD_NOISE_METHOD = (
     "Our reconstruction (only the abstract could be read), on the pattern of ZPSGD (Jin, Liu, Ge, "
@@ -944,12 +1070,26 @@ SGD_NOISE_METHOD = (
     "the parameters of the query-count claim ($\\sigma = \\sqrt{\\epsilon/\\rho}/(4\\sqrt d)$, "
     "$\\xi \\sim N(0, \\epsilon^2/(4d) I)$, $\\eta = 1/\\ell$), $g$ the median of 21 amplitude "
     "estimations per coordinate (exact Fejer outcome law, accuracy $\\epsilon/(4\\sqrt d)$) of MEAN.  "
-    "Adversary bounded by $\\nu$: ADVERSARY.  A trial starts exactly at the strict saddle of the "
-    "ramp-saddle family and succeeds when an iterate passes the exact $\\epsilon$-SOSP test within "
-    "the budget; the largest tolerated $\\nu$ is bisected (geometric, dithered lattice) on the "
-    "success rate crossing 1/2, after observing that the bracket's lower end passes and its upper "
-    "end fails (else ERROR: no threshold measured).  Log-log fit of $1/\\nu^*$; one-sided, since the "
-    "paper's threshold is a sufficient condition with a hidden constant.")
+    "Adversary bounded by $\\nu$: ADVERSARY.  Instance: the ramp-saddle family with its saddle at the "
+    "SOSP test's curvature scale, curvature $-8\\sqrt{\\rho\\epsilon}$ and well half-width "
+    "$s = 6c/\\rho \\propto \\sqrt{\\epsilon/\\rho}$ at fixed $\\rho = 6$ (with a fixed curvature, as "
+    "in earlier versions of this check, the bound does not bind in $\\epsilon$: the threshold there "
+    "follows the smoothing radius alone).  There the trap holds the saddle once its restoring slope "
+    "beats the curvature over the smoothing scale: first order $\\nu^* \\sim c\\sigma \\propto "
+    "\\epsilon/\\sqrt d$, zeroth order $\\nu^* \\sim c\\sigma^2 \\propto \\epsilon^{1.5}/d$, the "
+    "abstract's thresholds.  The ratio 8 keeps this holding mechanism dominant over the decade of "
+    "$\\epsilon$: nearer the border the SGD noise carries runs over the trap's barrier (height "
+    "$\\sim\\nu^2/c$ for the bias) at the larger $\\epsilon$, which raises the threshold there (with "
+    "ratio 2 the fitted first-order exponent is about 1.2 over this range, tending to 1 as "
+    "$\\epsilon$ shrinks), a larger tolerance than the bound requires.  A trial starts exactly at the "
+    "strict saddle and succeeds when an iterate passes the exact $\\epsilon$-SOSP test within the "
+    "budget; the largest tolerated $\\nu$ is bisected (geometric, dithered lattice, over "
+    "$[c/20, 20c]$ times $\\sigma$ or $\\sigma^2$) on the success rate crossing 1/2, after observing "
+    "that the bracket's lower end passes and its upper end fails.  Along $x_d$ every length of this "
+    "instance scales as $\\sqrt\\epsilon$ (well, smoothing radius, steps: $\\eta c = 1/2$) except the "
+    "perturbation $\\epsilon/(2\\sqrt d)$, whose relative size shrinks like $\\sqrt\\epsilon$: the "
+    "only source of a finite-$\\epsilon$ deviation from the asymptotic exponent.  "
+    "Log-log fit of $1/\\nu^*$, two-sided (the trap attains the bound's scaling).")
 SGD_MEANS = {
     "zeroth": "the two-point estimator $(\\tilde f(x + \\sigma u) - \\tilde f(x))u/\\sigma$ (mean "
               "$\\nabla f_\\sigma + \\nabla e_\\sigma$ by Stein's identity)",
@@ -962,33 +1102,36 @@ SGD_ADVERSARIES = {
     "first": "the restoring bias $\\nu\\,\\mathrm{sign}(x_d) e_d$ (the largest restoring slope "
              "$\\nu\\sqrt{2/\\pi}/\\sigma$ a bias of norm $\\nu$ gives the smoothed gradient)",
 }
+SGD_CONTROLS = {  # (decay exponent of the radii, the control's exponent) per (oracle, axis)
+    ("zeroth", "eps"): (0.125, "1.75"), ("zeroth", "d"): (0.125, "1.25"),
+    ("first", "eps"): (0.25, "1.25"), ("first", "d"): (0.25, "0.75")}
 
 
-def _sgd_method(order: str) -> str:
-    return SGD_NOISE_METHOD.replace("MEAN", SGD_MEANS[order]).replace("ADVERSARY", SGD_ADVERSARIES[order])
+def _sgd_method(order: str, axis: str) -> str:
+    decay, expo = SGD_CONTROLS[(order, axis)]
+    grid = ("$d = 2$, $\\epsilon$ over a decade (0.01 to 0.001)" if axis == "eps"
+            else "$\\epsilon = 0.01$, $d = 2, 4, \\ldots, 2^k$ (32 quick, 64 full)")
+    factor = (f"$(\\epsilon/0.05)^{{{decay:g}}}$" if axis == "eps" else f"$(2/d)^{{{decay:g}}}$")
+    return (SGD_NOISE_METHOD.replace("MEAN", SGD_MEANS[order]).replace("ADVERSARY", SGD_ADVERSARIES[order])
+            + f"  Grid: {grid}.  Near-miss control: the smoothing and perturbation radii multiplied by "
+              f"{factor} (they shrink a little too fast), whose threshold exponent is {expo}.")
 
 
-def _sgd_noise_rate(ctx, order: str, axis: str, **variant):
-    """Rate of 1/nu* against 1/eps or d, one-sided against the abstract's threshold."""
+def _sgd_noise_rate(ctx, order: str, axis: str, **variant) -> Rate:
+    """Rate of 1/nu* against 1/eps or d, two-sided at the abstract's exponent."""
     grid = _eps_grid(ctx) if axis == "eps" else _d_grid(ctx)
     sizes = np.array([1 / e if axis == "eps" else d for e, d in grid], dtype=float)
-    size_name = "1/epsilon" if axis == "eps" else "dimension d"
     items = [(order, eps, d, ctx["trials"], ctx["steps"], ctx["budget"], variant,
               ctx.generator("sgd-noise", order, axis, i)) for i, (eps, d) in enumerate(grid)]
     nu = np.array(ctx.map(_sgd_threshold_item, items))
-    bound = SGD_NOISE_BOUNDS[(order, axis)]
-    half = SGD_NOISE_HALFWIDTH[(order, axis)]
     noise = "function values" if order == "zeroth" else "gradients"
-    return Rate(sizes, 1 / nu, exponent=bound, relation="<=", tolerance=0.0, max_halfwidth=half,
-                why=f"sufficient condition with a hidden constant: only 'decays no faster than the bound' "
-                    f"can be checked, with no allowance (the bisection lattice is dithered, so its "
-                    f"quantisation enters the residuals and the interval); a half-width up to {half} "
-                    f"still tells the bound from the negative control's exponent (measured: see the "
-                    f"control)"
-                    + ("; along x_d the dynamics is scale-invariant in d (every length ~ 1/sqrt d), so "
-                       "the exponent sits at the bound and a true claim is refuted with probability "
-                       "(1 - level)/2 = 2.5%" if axis == "d" else ""),
-                size_name=size_name, cost_name=f"1 / largest tolerated noise on the {noise}")
+    return Rate(sizes, 1 / nu, exponent=SGD_NOISE_BOUNDS[(order, axis)], relation="=", max_halfwidth=0.15,
+                why="the trap attains the bound's scaling on this instance, so the exponent is fitted "
+                    "two-sidedly with no allowance (the bisection lattice is dithered, so its quantisation "
+                    "enters the residuals and the interval); a half-width up to 0.15 keeps the near misses "
+                    "a quarter away outside",
+                size_name="1/epsilon" if axis == "eps" else "dimension d",
+                cost_name=f"1 / largest tolerated noise on the {noise}")
 
 
 def _sgd_statement(order: str, axis: str) -> str:
@@ -997,64 +1140,75 @@ def _sgd_statement(order: str, axis: str) -> str:
               "first": r"gradient oracle $\nabla f + b$, $\|b\| \le \nu$"}[order]
     rate = {("zeroth", "eps"): r"$\epsilon^{1.5}$ in $\epsilon$ (fixed $d$)",
             ("zeroth", "d"): r"$1/d$ in $d$ (fixed $\epsilon$)",
+            ("first", "eps"): r"$\epsilon$ in $\epsilon$ (fixed $d$)",
             ("first", "d"): r"$1/\sqrt d$ in $d$ (fixed $\epsilon$)"}[(order, axis)]
     adversary = {"zeroth": "a V-shaped well", "first": "a restoring bias"}[order]
     return (rf"Perturbed SGD with quantum mean estimation on the Gaussian smoothing of a noisy "
-            rf"{oracle}, finds an $\epsilon$-SOSP for every $\nu \le {bound}$.  Checked consequence: "
-            rf"against {adversary} on the ramp-saddle family, the largest noise level it tolerates "
-            rf"decays no faster than {rate}.")
+            rf"{oracle}, finds an $\epsilon$-SOSP for every $\nu \le {bound}$.  Checked: against "
+            rf"{adversary}, on a saddle at the SOSP test's curvature scale (where the bound binds), the "
+            rf"largest tolerated noise level decays as {rate} (two-sided).")
 
 
-# The four claims, one per (oracle, axis), each with its control.
-@claim(PAPER, role="headline", source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to zeroth-order noise "
-       "$O(\\epsilon^{1.5}/d)$ (pattern: Jin, Liu, Ge, Jordan 2018, ZPSGD)", evidence="rate", reconstructed_from="the abstract",
-       statement=_sgd_statement("zeroth", "eps"),
-       method=_sgd_method("zeroth")
-       + "  Grid: $d = 2$, $\\epsilon$ over a decade (0.01 to 0.001, where the perturbation's share of "
-         "the trap, $\\propto \\sqrt\\epsilon$, is small: the asymptotic regime of the O-statement).",
+def _sgd_source(order: str) -> str:
+    level = {"zeroth": "$O(\\epsilon^{1.5}/d)$", "first": "$O(\\epsilon/\\sqrt d)$"}[order]
+    return (f"Abstract, claim (iii): SGD on the Gaussian smoothing is robust to {order}-order noise {level}"
+            + (" (pattern: Jin, Liu, Ge, Jordan 2018, ZPSGD)" if order == "zeroth" else ""))
+
+
+SGD_RECONSTRUCTED = ABSTRACT + "; the algorithm on the pattern of Jin, Liu, Ge, Jordan 2018 (ZPSGD)"
+
+
+@claim(PAPER, source=_sgd_source("zeroth"), evidence="rate", role="headline", reconstructed_from=SGD_RECONSTRUCTED,
+       statement=_sgd_statement("zeroth", "eps"), method=_sgd_method("zeroth", "eps"),
        params={**SGD_EPS_PARAMS, **SGD_NOISE_PARAMS})
 def sgd_zeroth_order_noise_epsilon(ctx):
-    r"""Largest zeroth-order noise smoothed SGD tolerates decays no faster than $\epsilon^{1.5}$ ($d$ fixed)."""
+    r"""Largest zeroth-order noise smoothed SGD tolerates decays as $\epsilon^{1.5}$ ($d$ fixed)."""
     return _sgd_noise_rate(ctx, "zeroth", "eps")
 
 
-@sgd_zeroth_order_noise_epsilon.control("smoothing and perturbation radii multiplied by (eps/0.05)^0.5 (they "
-                                        "shrink too fast: the well holds a closer escape)")
+@sgd_zeroth_order_noise_epsilon.control("smoothing and perturbation radii multiplied by (eps/0.05)^(1/8): "
+                                        "threshold ~ eps^1.75", near_miss=True)
 def sgd_zeroth_shrinking_lengths_epsilon(ctx):
-    return _sgd_noise_rate(ctx, "zeroth", "eps", eps_decay=0.5)
+    return _sgd_noise_rate(ctx, "zeroth", "eps", eps_decay=0.125)
 
 
-@claim(PAPER, expect="INCONCLUSIVE",
-       expect_reason="the one-sided rate rule is fail-closed: the fitted interval straddles the claimed exponent plus its allowance, so the evidence neither supports nor contradicts the claim at this size", role="headline", source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to zeroth-order noise "
-       "$O(\\epsilon^{1.5}/d)$ (pattern: Jin, Liu, Ge, Jordan 2018, ZPSGD)", evidence="rate", reconstructed_from="the abstract",
-       statement=_sgd_statement("zeroth", "d"),
-       method=_sgd_method("zeroth")
-       + "  Grid: $\\epsilon = 0.01$, $d = 2, 4, \\ldots, 32$.",
+@claim(PAPER, source=_sgd_source("zeroth"), evidence="rate", role="headline", reconstructed_from=SGD_RECONSTRUCTED,
+       statement=_sgd_statement("zeroth", "d"), method=_sgd_method("zeroth", "d"),
        params={**SGD_DIM_PARAMS, **SGD_NOISE_PARAMS})
 def sgd_zeroth_order_noise_dimension(ctx):
-    r"""Largest zeroth-order noise smoothed SGD tolerates decays no faster than $1/d$ ($\epsilon$ fixed)."""
+    r"""Largest zeroth-order noise smoothed SGD tolerates decays as $1/d$ ($\epsilon$ fixed)."""
     return _sgd_noise_rate(ctx, "zeroth", "d")
 
 
-@sgd_zeroth_order_noise_dimension.control("smoothing and perturbation radii multiplied by (2/d)^(1/8) (they "
-                                          "shrink a little faster than 1/sqrt d)")
+@sgd_zeroth_order_noise_dimension.control("smoothing and perturbation radii multiplied by (2/d)^(1/8): "
+                                          "threshold ~ d^-1.25", near_miss=True)
 def sgd_zeroth_shrinking_lengths_dimension(ctx):
     return _sgd_noise_rate(ctx, "zeroth", "d", d_decay=0.125)
 
 
-@claim(PAPER, expect="INCONCLUSIVE",
-       expect_reason="the one-sided rate rule is fail-closed: the fitted interval straddles the claimed exponent plus its allowance, so the evidence neither supports nor contradicts the claim at this size", role="headline", source="Abstract, claim (iii): SGD on the Gaussian smoothing is robust to first-order noise "
-       "$O(\\epsilon/\\sqrt d)$", evidence="rate", reconstructed_from="the abstract",
-       statement=_sgd_statement("first", "d"),
-       method=_sgd_method("first")
-       + "  Grid: $\\epsilon = 0.01$, $d = 2, 4, \\ldots, 32$.",
+@claim(PAPER, source=_sgd_source("first"), evidence="rate", role="headline", reconstructed_from=SGD_RECONSTRUCTED,
+       statement=_sgd_statement("first", "eps"), method=_sgd_method("first", "eps"),
+       params={**SGD_EPS_PARAMS, **SGD_NOISE_PARAMS})
+def sgd_first_order_noise_epsilon(ctx):
+    r"""Largest first-order noise smoothed SGD tolerates decays as $\epsilon$ ($d$ fixed)."""
+    return _sgd_noise_rate(ctx, "first", "eps")
+
+
+@sgd_first_order_noise_epsilon.control("smoothing and perturbation radii multiplied by (eps/0.05)^(1/4): "
+                                       "threshold ~ eps^1.25", near_miss=True)
+def sgd_first_shrinking_lengths_epsilon(ctx):
+    return _sgd_noise_rate(ctx, "first", "eps", eps_decay=0.25)
+
+
+@claim(PAPER, source=_sgd_source("first"), evidence="rate", role="headline", reconstructed_from=SGD_RECONSTRUCTED,
+       statement=_sgd_statement("first", "d"), method=_sgd_method("first", "d"),
        params={**SGD_DIM_PARAMS, **SGD_NOISE_PARAMS})
 def sgd_first_order_noise_dimension(ctx):
-    r"""Largest first-order noise smoothed SGD tolerates decays no faster than $1/\sqrt d$ ($\epsilon$ fixed)."""
+    r"""Largest first-order noise smoothed SGD tolerates decays as $1/\sqrt d$ ($\epsilon$ fixed)."""
     return _sgd_noise_rate(ctx, "first", "d")
 
 
-@sgd_first_order_noise_dimension.control("smoothing and perturbation radii multiplied by (2/d)^(1/4) (they "
-                                         "shrink faster than 1/sqrt d)")
+@sgd_first_order_noise_dimension.control("smoothing and perturbation radii multiplied by (2/d)^(1/4): "
+                                         "threshold ~ d^-0.75", near_miss=True)
 def sgd_first_shrinking_lengths_dimension(ctx):
     return _sgd_noise_rate(ctx, "first", "d", d_decay=0.25)
