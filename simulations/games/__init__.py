@@ -3,21 +3,27 @@ payoff-perturbed gradient dynamics and their gap functions."""
 
 from .finite import PureEquilibrium, max_regret, pure_nash_equilibria, regrets
 from .monotone import (
+    ANCHOR_RULES,
+    NoisyMoments,
     StrategySet,
     TwoPlayerGame,
+    anchor_weight,
     bilinear_zero_sum,
-    expanding_rotation,
-    hard_concave_convex,
-    monotonicity_violation,
-    nash_conv,
+    box_bilinear,
+    box_exit_log_probability,
+    folded_normal_mean,
     perturbed_gradient_ascent,
     project_simplex,
+    rotation_closed_form,
+    rotation_expected_gap,
+    rotation_noisy_moments,
 )
 
 __all__ = [
-    "PureEquilibrium", "StrategySet", "TwoPlayerGame", "bilinear_zero_sum", "expanding_rotation",
-    "hard_concave_convex", "max_regret", "monotonicity_violation", "nash_conv",
-    "perturbed_gradient_ascent", "project_simplex", "pure_nash_equilibria", "regrets",
+    "ANCHOR_RULES", "NoisyMoments", "PureEquilibrium", "StrategySet", "TwoPlayerGame", "anchor_weight",
+    "bilinear_zero_sum", "box_bilinear", "box_exit_log_probability", "folded_normal_mean", "max_regret",
+    "perturbed_gradient_ascent", "project_simplex", "pure_nash_equilibria", "regrets", "rotation_closed_form",
+    "rotation_expected_gap", "rotation_noisy_moments",
 ]
 
 from .hetero_data import (  # noqa: E402
