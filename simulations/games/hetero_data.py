@@ -491,9 +491,9 @@ def certify_local_maximum(market: DataMarket, model: Any, rivals: Any, temperatu
 
     On the concave ball of :func:`concavity_radius` the share is at most
     $u(a_0) + |\nabla u(a_0)|\rho$ (tangent plane); outside it :func:`certify_share_below` proves
-    it below $u(a_0) + \epsilon$.  So the certified regret bound is
-    $\max(|\nabla u(a_0)|\rho, \epsilon)$, and the certificate fails when $|\nabla u(a_0)|\rho >
-    \epsilon$ (the model is not a critical point to that accuracy).
+    it below $u(a_0) + \epsilon - m$ with $m > 0$ its smallest certified margin.  So the certified
+    regret bound is $\max(|\nabla u(a_0)|\rho, \epsilon - m)$, and the certificate fails when
+    $|\nabla u(a_0)|\rho > \epsilon$ (the model is not a critical point to that accuracy).
     """
     a0 = np.asarray(model, dtype=float)
     riv = np.atleast_2d(np.asarray(rivals, dtype=float))
@@ -504,7 +504,8 @@ def certify_local_maximum(market: DataMarket, model: Any, rivals: Any, temperatu
     if rho == 0.0 or ball > epsilon:
         return LocalMaxCertificate(False, u, np.inf, rho, None)
     search = certify_share_below(market, riv, temperature, u + epsilon, exclude=(a0, rho), max_cells=max_cells)
-    return LocalMaxCertificate(search.certified, u, max(ball, epsilon) if search.certified else np.inf, rho, search)
+    bound = max(ball, epsilon - search.margin) if search.certified else np.inf
+    return LocalMaxCertificate(search.certified, u, bound, rho, search)
 
 
 def certify_homogeneous_pne(market: DataMarket, n_providers: int, temperature: float, *, epsilon: float = 1e-12,
