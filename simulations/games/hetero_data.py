@@ -336,23 +336,38 @@ def prop_share_gradient(market: DataMarket, own: Any, rivals: Any, temperature: 
     return np.sum(market.weights * p, axis=-1), grad
 
 
-def _prop_share_lipschitz(market: DataMarket, cells: np.ndarray, r: float, temperature: float) -> np.ndarray:
-    r"""Bound on the change of a PROP share over a cell, in the cell's own model (or in one rival's):
-    $\sum_k w_k \sup|\nabla\ell_k| /(4t) \cdot r\sqrt D$ (the logistic factor $p(1-p) \le 1/4$)."""
-    return (_gradient_bounds(market, cells, r) @ market.weights) / (4.0 * temperature) * r * np.sqrt(market.D)
+def _logistic_slope(x: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    r"""$\max p(1-p)$ for $p = 1/(1 + e^{y})$ over $|y - x| \le$ ``spread``: $e^{-m}/(1 + e^{-m})^2$
+    with $m = \max(|x| - \text{spread}, 0)$ (at most 1/4, tiny on the logistic's plateaus)."""
+    m = np.maximum(np.abs(x) - spread, 0.0)
+    e = np.exp(-np.minimum(m, 700.0))
+    return e / (1.0 + e) ** 2
 
 
 def _prop_share_upper(market: DataMarket, cells: np.ndarray, r: float, rivals: np.ndarray,
                       temperature: float) -> np.ndarray:
-    r"""Upper bound of the PROP share over each cell: the smaller of the first-order bound
-    $u(c) + \sum_k w_k\sup|\nabla\ell_k|/(4t)\,\rho$ and the second-order bound
-    $u(c) + |\nabla u(c)|\rho + \tfrac12 H\rho^2$ with $\rho = r\sqrt D$ and
-    $H = \sum_k w_k[\max|\psi''|\sup|\nabla\ell_k|^2/t^2 + 2\|\Sigma_k\|/(4t)]$ bounding the Hessian."""
-    u, g = prop_share_gradient(market, cells, rivals, temperature)
+    r"""Upper bound of the PROP share over each cell (centre $c$, $\rho = r\sqrt D$).
+
+    The share is $\sum_k w_k\psi(x_k)$, $x_k = (\ell_k(a) - c_k)/t$, $c_k = -t\log\sum_r
+    e^{-\ell_k(r)/t}$; over the cell $|x_k - x_k(c)| \le X_k = (|\nabla\ell_k(c)|\rho +
+    \|\Sigma_k\|\rho^2)/t$ and $|\nabla\ell_k| \le G_k$, so $p(1-p) \le q_k$ (:func:`_logistic_slope`).
+    The bound is the smaller of $u(c) + \sum_k w_kq_kG_k\rho/t$ and
+    $u(c) + |\nabla u(c)|\rho + \tfrac12 H\rho^2$ with
+    $H = \sum_k w_k[\min(q_k, \max|\psi''|)G_k^2/t^2 + 2q_k\|\Sigma_k\|/t]$ bounding the Hessian."""
+    t = temperature
+    u, g = prop_share_gradient(market, cells, rivals, t)
     rho = r * np.sqrt(market.D)
+    lr = market.losses(rivals)  # (R, K)
+    low = lr.min(axis=0)
+    ck = low - t * np.log(np.sum(np.exp(-(lr - low) / t), axis=0))
+    here = market.losses(cells)
+    grad0 = np.linalg.norm(market.loss_gradients(cells), axis=-1)
+    X = (grad0 * rho + market.largest_eigenvalues * rho**2) / t
+    q = _logistic_slope((here - ck) / t, X)
     G = _gradient_bounds(market, cells, r)
-    first = (G @ market.weights) / (4.0 * temperature) * rho
-    H = (LOGISTIC_CURVATURE * G**2 / temperature**2 + 0.5 * market.largest_eigenvalues / temperature) @ market.weights
+    first = (market.weights * q * G).sum(axis=-1) / t * rho
+    H = (market.weights * (np.minimum(q, LOGISTIC_CURVATURE) * G**2 / t**2
+                           + 2 * q * market.largest_eigenvalues / t)).sum(axis=-1)
     second = np.linalg.norm(g, axis=-1) * rho + 0.5 * H * rho**2
     return u + np.minimum(first, second)
 
@@ -587,34 +602,37 @@ def homogeneous_status(market: DataMarket, n_providers: int, temperature: float,
 
 
 def homogeneous_threshold(market: DataMarket, n_providers: int, t_low: float, t_high: float, *,
-                          iterations: int = 20, epsilon: float = 1e-12) -> tuple[float, float]:
+                          iterations: int = 20, epsilon: float = 1e-12, width: float = 0.01) -> tuple[float, float]:
     r"""Bracket $[t_-, t_+]$ of the temperature at which the homogeneous profile at M becomes a PNE.
 
     Bisection in $\log t$ on :func:`homogeneous_status`: every step is decided by a certificate
     (a PNE at the upper end, a witness deviation at the lower end), so the returned bracket is
     certified on both sides (assuming a single threshold, which the claims then check on both
-    sides at other temperatures).
+    sides at other temperatures).  Very close to the threshold the margins vanish and a step may
+    be undecided; the bisection then stops with the bracket reached so far.
 
     Raises:
         ValueError: when ``t_low`` is not certified to have a profitable deviation or ``t_high``
             not certified to be a PNE.
-        RuntimeError: when a step cannot be decided.
+        RuntimeError: when the bracket is still wider than ``width`` (relative) when it stops.
     """
-    def pne(t: float) -> bool:
-        status, _ = homogeneous_status(market, n_providers, t, epsilon=epsilon)
-        if status == "undecided":
-            raise RuntimeError(f"the homogeneous profile at t = {t:.6g} is neither certified nor refuted")
-        return status == "pne"
+    def status(t: float) -> str:
+        return homogeneous_status(market, n_providers, t, epsilon=epsilon)[0]
 
-    if pne(t_low) or not pne(t_high):
-        raise ValueError(f"the bracket [{t_low}, {t_high}] does not contain the threshold")
+    if status(t_low) != "deviation" or status(t_high) != "pne":
+        raise ValueError(f"the bracket [{t_low}, {t_high}] is not certified to contain the threshold")
     lo, hi = np.log(t_low), np.log(t_high)
     for _ in range(iterations):
         mid = 0.5 * (lo + hi)
-        if pne(float(np.exp(mid))):
+        decided = status(float(np.exp(mid)))
+        if decided == "undecided":
+            break
+        if decided == "pne":
             hi = mid
         else:
             lo = mid
+    if np.exp(hi - lo) - 1 > width:
+        raise RuntimeError(f"the threshold is bracketed only to [{np.exp(lo):.6g}, {np.exp(hi):.6g}]")
     return float(np.exp(lo)), float(np.exp(hi))
 
 
@@ -629,36 +647,44 @@ def certify_no_symmetric_point_prop(market: DataMarket, temperature: float, *,
     r"""Prove that every $b$ (outside a ball) has a deviation with PROP duopoly share $> 1/2$.
 
     By :func:`symmetric_duopoly_note` this proves that the duopoly has no PNE outside
-    ``exclude`` x ``exclude``.  Branch and bound in $b$ with two kinds of witness for a cell of
-    centre $c$ and half-width $r$:
+    ``exclude`` x ``exclude``.  The deviator's share is $u_1(a, b) = \sum_k w_k\sigma(y_k)$ with
+    $y_k = (\ell_k(b) - \ell_k(a))/t$ and $\sigma' = p(1-p)$.  Branch and bound in $b$ with two
+    kinds of witness for a cell of centre $c$ and $\rho = r\sqrt D$:
 
     * a fixed model $a$ (a grid of the box, the truths, $M$, and numerical best responses to $M$ and
-      to each truth): certified for the whole cell when
-      $u_1(a, c) - 1/2 > \sum_k w_k\sup_{\text{cell}}|\nabla\ell_k|/(4t)\;r\sqrt D$;
-    * a translated model $a = b + \delta$ (24 directions, geometric steps): the loss differences
-      $\ell_k(b) - \ell_k(b + \delta) = -\nabla\ell_k(b)\cdot\delta - \delta^\top\Sigma_k\delta$ change
-      with $b$ at rate $2|\Sigma_k\delta|$, so the cell is certified when
-      $u_1(c + \delta, c) - 1/2 > \sum_k w_k 2|\Sigma_k\delta|/(4t)\;r\sqrt D$ (this covers the
+      to each truth): $|y_k(b) - y_k(c)| \le Y_k = (|\nabla\ell_k(c)|\rho + \|\Sigma_k\|\rho^2)/t$
+      on the cell, so it is certified when $u_1(a, c) - 1/2 > \sum_k w_kq_kY_k$ with $q_k$ the
+      largest logistic slope over $y_k(c) \pm Y_k$;
+    * a translated model $a = b + \delta$ (16 directions, geometric steps):
+      $\ell_k(b) - \ell_k(b + \delta) = -\nabla\ell_k(b)\cdot\delta - \delta^\top\Sigma_k\delta$ is
+      affine in $b$ with slope $2|\Sigma_k\delta|$, so $Y_k = 2|\Sigma_k\delta|\rho/t$ (this covers the
       neighbourhood of $M$, where the gain is small but so is the needed step).
 
     Outside the box every source prefers $M$ to $b$, so $a = M$ gains there.
     """
+    t = temperature
     M = market.weighted_optimum()
     centre, half = _box(market, market.losses(M))
     # numerical best responses to M and to each truth join the fixed witnesses: near M, below the
     # threshold, the only gain is a far deviation in a small region a grid can miss
-    found = [best_deviation(market, b[None], temperature)[0] for b in np.concatenate([M[None], market.truths])]
+    found = [best_deviation(market, b[None], t)[0] for b in np.concatenate([M[None], market.truths])]
     glob = np.concatenate([_global_candidates(market, centre, half), np.array(found)])
+    glob_loss = market.losses(glob)  # (G, K)
     offsets = _candidate_offsets(market.D)
-    lip_offsets = (_offset_norms(market, offsets) @ market.weights) * 2.0 / (4.0 * temperature)  # (C,)
+    slope = 2.0 * _offset_norms(market, offsets)  # (C, K)
+
+    def lower(y: np.ndarray, spread: np.ndarray) -> np.ndarray:
+        gain = (market.weights / (1.0 + np.exp(np.clip(-y, -700, 700)))).sum(axis=-1) - 0.5
+        return gain - (market.weights * _logistic_slope(y, spread) * spread).sum(axis=-1)
 
     def certify(cells: np.ndarray, r: float) -> np.ndarray:
-        rival = cells[:, None, None, :]
-        fixed = prop_share(market, glob[None], rival, temperature).max(axis=1) - 0.5 \
-            - _prop_share_lipschitz(market, cells, r, temperature)
-        moved = prop_share(market, cells[:, None, :] + offsets[None], rival, temperature) - 0.5 \
-            - lip_offsets[None] * r * np.sqrt(market.D)
-        return np.maximum(fixed, moved.max(axis=1))
+        rho = r * np.sqrt(market.D)
+        here = market.losses(cells)  # (n, K)
+        Y = (np.linalg.norm(market.loss_gradients(cells), axis=-1) * rho + market.largest_eigenvalues * rho**2) / t
+        fixed = lower((here[:, None, :] - glob_loss[None]) / t, Y[:, None, :]).max(axis=1)
+        moved_loss = market.losses(cells[:, None, :] + offsets[None])  # (n, C, K)
+        moved = lower((here[:, None, :] - moved_loss) / t, (slope * rho / t)[None]).max(axis=1)
+        return np.maximum(fixed, moved)
 
     ex = None if exclude is None else (np.asarray(exclude[0], dtype=float), float(exclude[1]))
     return _branch_and_bound(market, centre, half, certify, exclude=ex, per_side=per_side,
