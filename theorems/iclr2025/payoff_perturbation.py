@@ -47,7 +47,7 @@ PAPER = Paper(
                    r"noisy feedback)",
                    "a comparison of upper bounds over all monotone games, which no computation ranks; what can be "
                    "computed is checked: APGA's worst case over the class of the first claim decays like "
-                   "T^(-1/2) (its near-miss control, refuted as T^(-1)); with noisy feedback the two exponents "
+                   r"$T^{-1/2}$ (its near-miss control, refuted as $T^{-1}$); with noisy feedback the two exponents "
                    "differ by 3/70 = 0.043, less than a fit over the horizons computable here resolves",
                    role="headline"),
         NotChecked(r"Theorem 5.1: with full feedback each player's (dynamic) regret is $O((\ln T)^2)$",
@@ -138,7 +138,7 @@ def _full_rate(ctx) -> Rate:
        method="Exact iterates by the phase-by-phase closed form (a unit test compares it with the step-by-step "
        "algorithm); the worst case over 128 log-spaced couplings and, exactly, over the starting angle; the "
        "log-log slope over T in [1e5, 1e7] is compared with -1 on both sides.  Near-miss controls: APGA's "
-       "anchor (the predecessor, worst case T^(-1/2)) and an anchor weight (k+1)^(-3/4) (worst case T^(-3/4)).")
+       r"anchor (the predecessor, worst case $T^{-1/2}$) and an anchor weight $(k+1)^{-3/4}$ (worst case $T^{-3/4}$).")
 def gabp_full_feedback_worst_case_rate(ctx):
     """GABP's worst-case last-iterate gap over a class of monotone games decays like ln T / T.
 
@@ -149,10 +149,11 @@ def gabp_full_feedback_worst_case_rate(ctx):
 
 
 gabp_full_feedback_worst_case_rate.control(
-    "APGA, the predecessor: the anchor is the latest snapshot sigma^k (worst case over the class ~ T^(-1/2))",
+    "APGA, the predecessor: the anchor is the latest snapshot (worst case over the class ~ 1/sqrt(T))",
     params={"anchor": "apga"}, near_miss=True)
 gabp_full_feedback_worst_case_rate.control(
-    "anchor weight (k+1)^(-3/4) instead of GABP's (k+1)^(-1): an anchor bias of order k^(-3/4)",
+    "the initial strategy's weight in the anchor is (k+1) to the power -3/4 instead of 1/(k+1): an anchor bias "
+    "of order k to the -3/4",
     params={"power": 0.75}, near_miss=True)
 gabp_full_feedback_worst_case_rate.control(
     "the anchor is never refreshed (frozen at the initial strategy): the gap stalls", params={"anchor": "frozen"})
@@ -236,23 +237,23 @@ def _noisy_rate(ctx) -> Rate:
        r"sharply: on " + CLASS + r", with Gaussian noise $\mathcal N(0, 0.1^2)$ per coordinate, $\mu = 1$, "
        r"$c = 1$, the worst case of $\mathbb E[\mathrm{Gap}(\pi^{T+1})]$ divided by the factor growing with $T$ "
        r"decays as $T^{-1/7}$ (two-sided) over $T = K^7$.",
-       method="For T = K^7 the anchor interval T^(6/7) = K^6 is a whole number and T+1 starts phase K+1.  The "
+       method=r"For $T = K^7$ the anchor interval $T^{6/7} = K^6$ is a whole number and $T+1$ starts phase $K+1$.  The "
        "iterate is a circular complex Gaussian whose mean and variance are propagated exactly phase by phase "
        "(a unit test compares them with Monte Carlo runs of the step-by-step algorithm); the expected gap is "
        "the folded-normal mean, maximised over 48 couplings and 17 starting angles; the box is left with "
-       "probability below 1e-30 (checked).  Near-miss control: the anchor interval T^(5/7) instead of T^(6/7) "
-       "(K^2 phases: worst case T^(-2/7)).")
+       r"probability below 1e-30 (checked).  Near-miss control: the anchor interval $T^{5/7}$ instead of $T^{6/7}$ "
+       r"($K^2$ phases: worst case $T^{-2/7}$).")
 def gabp_noisy_feedback_worst_case_rate(ctx):
-    """GABP's worst-case expected last-iterate gap under noisy feedback decays like T^(-1/7).
+    """GABP's worst-case expected last-iterate gap under noisy feedback decays like $T^{-1/7}$.
 
-    Theorem 4.3's schedule (anchor interval T^(6/7), step size restarted in each phase); the
+    Theorem 4.3's schedule (anchor interval $T^{6/7}$, step size restarted in each phase); the
     expectation is exact, so the fit has no sampling error and no between-game variance.
     """
     return _noisy_rate(ctx)
 
 
 gabp_noisy_feedback_worst_case_rate.control(
-    "anchor interval T^(5/7) instead of the theorem's T^(6/7): K^2 phases, worst case ~ T^(-2/7)",
+    "anchor interval T to the 5/7 instead of the theorem's 6/7: K squared phases, worst case ~ T to the -2/7",
     params={"interval_exponent": 5 / 7}, near_miss=True)
 gabp_noisy_feedback_worst_case_rate.control(
     "the anchor is never refreshed (frozen at the initial strategy): the expected gap stalls",
