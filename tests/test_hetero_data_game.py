@@ -1,270 +1,215 @@
-"""Tests of simulations.games.hetero_data against closed forms, brute force and nashpy."""
+"""Tests of simulations.games.hetero_data against independent values: explicit formulas, finite
+differences, scipy optimisers, exhaustive pure-equilibrium enumeration of grid games, and dense
+sampling of what the certificates claim."""
 
 from __future__ import annotations
 
 import itertools
-import math
 
-import nashpy
 import numpy as np
 import pytest
-from scipy.optimize import minimize_scalar
+from scipy.optimize import minimize
 
 from simulations.games import pure_nash_equilibria
 from simulations.games.hetero_data import (
-    DataGame,
-    certify_no_pure_equilibrium,
-    certify_regime,
-    continuous_regret,
-    duopoly_payoffs,
-    grid_equilibria,
-    monopoly_optimum,
-    phase_diagram,
-    refine_profile,
-    regret_bounds,
-    service_radius,
-    sup_outside,
-    zero_temperature_monopoly,
-    zero_temperature_regime,
-    zero_temperature_splits,
+    DataMarket,
+    best_deviation,
+    best_response_dynamics,
+    certify_homogeneous_pne,
+    certify_no_symmetric_point_prop,
+    certify_no_symmetric_point_prox,
+    certify_profile,
+    certify_share_below,
+    concavity_radius,
+    homogeneous_status,
+    homogeneous_threshold,
+    prop_share,
+    prop_share_gradient,
+    proportional_allocation,
+    prox_allocation_gains,
+    prox_best_response_at_truth,
+    prox_share,
+    share_hessian,
+    split_weights,
 )
 
 
-def test_utility_closed_forms():
-    g = DataGame((0.3, 0.7), (-1.0, 1.0), tau=0.2, width=1.0)
-    # equal models split every source in half
-    assert float(g.utility(np.array(0.4), [np.array(0.4)])) == pytest.approx(0.5, abs=1e-15)
-    go = DataGame((0.3, 0.7), (-1.0, 1.0), tau=0.2, width=1.0, outside=0.5)
-    loss = [1 - math.exp(-((0.4 - m) ** 2) / 2) for m in (-1.0, 1.0)]
-    ref = sum(w * math.exp(-lj / 0.2) / (math.exp(-0.5 / 0.2) + 2 * math.exp(-lj / 0.2))
-              for w, lj in zip((0.3, 0.7), loss, strict=True))
-    assert float(go.utility(np.array(0.4), [np.array(0.4)])) == pytest.approx(ref, rel=1e-13)
-    # without outside option the duopoly is constant-sum
-    u = duopoly_payoffs(g, np.linspace(-1.5, 1.5, 9))
-    np.testing.assert_allclose(u[0] + u[1], 1.0, atol=1e-14)
+def _market(seed: int, K: int = 2, D: int = 2, weights=None) -> DataMarket:
+    return DataMarket.random(np.random.default_rng(seed), K, D, weights=weights)
 
 
-@pytest.mark.parametrize("outside", [None, 0.4])
-def test_lipschitz_bound_dominates_finite_differences(outside):
-    g = DataGame((0.6, 0.4), (-1.0, 1.0), tau=0.05, width=0.7, outside=outside)
+# --------------------------------------------------------------------------- the model
+def test_losses_gradients_and_weighted_optimum():
+    m = _market(0, K=3)
+    x = np.array([0.3, -0.7])
+    for k in range(3):
+        d = x - m.truths[k]
+        assert m.losses(x)[k] == pytest.approx(d @ m.covariances[k] @ d, rel=1e-14)
+    eps = 1e-6
+    fd = np.stack([(m.losses(x + eps * e) - m.losses(x - eps * e)) / (2 * eps) for e in np.eye(2)], axis=1)
+    np.testing.assert_allclose(m.loss_gradients(x), fd, atol=1e-8)
+    q = np.array([0.2, 0.5, 0.3])
+    res = minimize(lambda th: q @ m.losses(th), np.zeros(2), method="BFGS", options={"gtol": 1e-12})
+    np.testing.assert_allclose(m.weighted_optimum(q), res.x, atol=1e-6)
+    q_back, dist = m.simplex_coordinates(m.weighted_optimum(q))
+    np.testing.assert_allclose(q_back, q, atol=1e-8)
+    assert dist < 1e-10
+    far = m.truths.mean(axis=0) + 10.0  # far outside the set of weighted optima
+    assert m.simplex_coordinates(far)[1] > 1.0
+
+
+def test_market_validation():
+    S = np.stack([np.eye(2)] * 2)
+    with pytest.raises(ValueError, match="sum to 1"):
+        DataMarket([0.5, 0.6], np.zeros((2, 2)), S)
+    with pytest.raises(ValueError, match="positive definite"):
+        DataMarket([0.5, 0.5], np.zeros((2, 2)), np.stack([np.eye(2), -np.eye(2)]))
+    with pytest.raises(ValueError, match="shapes|need weights"):
+        DataMarket([0.5, 0.5], np.zeros((2, 3)), S)
+    np.testing.assert_allclose(split_weights(0.4, [0.25, 0.75]), [0.4, 0.15, 0.45])
+
+
+def test_prop_shares_are_the_softmax_and_sum_to_one():
+    m = _market(1, K=3)
+    rng = np.random.default_rng(2)
+    prof = rng.normal(size=(4, 2))
+    t = 0.37
+    L = m.losses(prof)  # (N, K)
+    softmax = np.exp(-L / t) / np.exp(-L / t).sum(axis=0)
+    expected = softmax @ m.weights
+    got = [float(prop_share(m, prof[n], np.delete(prof, n, axis=0), t)) for n in range(4)]
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    assert sum(got) == pytest.approx(1.0, abs=1e-12)
+    same = np.repeat(prof[:1], 3, axis=0)
+    assert float(prop_share(m, prof[0], same, t)) == pytest.approx(0.25, abs=1e-15)
+
+
+def test_prop_gradient_and_hessian_by_finite_differences():
+    m = _market(3, K=3)
+    riv = np.array([[0.1, 0.2], [-0.5, 0.4]])
+    a, t, eps = np.array([0.3, -0.1]), 0.6, 1e-5
+    _, g = prop_share_gradient(m, a, riv, t)
+    fd = [(prop_share(m, a + eps * e, riv, t) - prop_share(m, a - eps * e, riv, t)) / (2 * eps) for e in np.eye(2)]
+    np.testing.assert_allclose(g, fd, atol=1e-9)
+    H = share_hessian(m, a, riv, t)
+    fdH = np.stack([(prop_share_gradient(m, a + eps * e, riv, t)[1] - prop_share_gradient(m, a - eps * e, riv, t)[1])
+                    / (2 * eps) for e in np.eye(2)], axis=1)
+    np.testing.assert_allclose(H, fdH, atol=1e-7)
+
+
+def test_prox_shares_split_ties_and_sum_to_one():
+    m = _market(4, K=3, weights=[0.2, 0.3, 0.5])
+    prof = np.concatenate([m.truths[:1], m.truths[:1], m.truths[1:2], m.weighted_optimum()[None]])
+    shares = [float(prox_share(m, prof[n], np.delete(prof, n, axis=0))) for n in range(4)]
+    assert sum(shares) == pytest.approx(1.0)
+    assert shares[0] == shares[1]  # identical models split everything they win
+    assert float(prox_share(m, m.truths[2], m.truths[2][None])) == 0.5
+
+
+# --------------------------------------------------------------------------- the duopoly reduction
+@pytest.mark.parametrize("t", [0.05, 0.3, 2.0])
+def test_duopoly_equilibria_are_b_times_b_on_a_grid_game(t):
+    # Exhaustive pure equilibria of the duopoly restricted to a grid of models, against the set
+    # B = {b : max_a u_1(a, b) <= 1/2} of the symmetric constant-sum reduction.
+    m = _market(5, K=2, D=1, weights=[0.65, 0.35])
+    grid = np.linspace(m.truths.min() - 0.5, m.truths.max() + 0.5, 41)[:, None]
+    u1 = prop_share(m, grid[:, None, :], grid[None, :, None, :], t)  # u1[a, b]
+    payoffs = np.stack([u1, u1.T])
+    eqs = {e.profile for e in pure_nash_equilibria(payoffs, tol=1e-12)}
+    B = [b for b in range(len(grid)) if u1[:, b].max() <= 0.5 + 1e-12]
+    assert eqs == set(itertools.product(B, B))
+
+
+# --------------------------------------------------------------------------- certificates
+def test_concavity_radius_gives_a_concave_ball():
+    m = _market(6, K=2)
+    M = m.weighted_optimum()
+    riv = np.repeat(M[None], 3, axis=0)
+    rho = concavity_radius(m, M, riv, 1.5)
+    assert rho > 0
     rng = np.random.default_rng(0)
-    a, b = rng.uniform(-1.5, 1.5, size=(2, 2000))
-    h = 1e-6
-    d_own = (g.utility(a + h, [b]) - g.utility(a - h, [b])) / (2 * h)
-    d_other = (g.utility(a, [b + h]) - g.utility(a, [b - h])) / (2 * h)
-    assert np.abs(d_own).max() <= g.lipschitz() and np.abs(d_other).max() <= g.lipschitz()
+    for _ in range(200):
+        d = rng.normal(size=2)
+        a = M + rho * rng.uniform() * d / np.linalg.norm(d)
+        assert np.linalg.eigvalsh(share_hessian(m, a, riv, 1.5))[-1] < 0
 
 
-def test_continuous_regret_brackets_a_multistart_optimum():
-    g = DataGame((0.5, 0.5), (-1.0, 1.0), tau=0.1, width=1.0, outside=0.5)
-    prof = (-0.3, 0.8)
-    lo, hi = continuous_regret(g, prof, n_grid=20001)
-    best = -np.inf
-    for i in range(2):
-        other = prof[1 - i]
-        base = float(g.utility(np.array(prof[i]), [np.array(other)]))
-        for s in np.linspace(-1.5, 1.5, 13):
-            res = minimize_scalar(lambda t, o=other: -float(g.utility(np.array(t), [np.array(o)])),
-                                  bounds=(max(-1.5, s - 0.25), min(1.5, s + 0.25)), method="bounded",
-                                  options={"xatol": 1e-10})
-            best = max(best, -res.fun - base)
-    assert lo - 1e-12 <= best <= hi + 1e-12
+def test_share_certificate_is_valid_and_stops_at_a_violation():
+    m = _market(7, K=3)
+    riv = np.array([[0.0, 0.0], [1.0, -0.5]])
+    t = 0.4
+    best = best_deviation(m, riv, t)[1]
+    ok = certify_share_below(m, riv, t, best + 1e-3)
+    assert ok.certified
+    pts = np.random.default_rng(1).uniform(-4, 4, size=(20000, 2))
+    assert prop_share(m, pts, riv[None], t).max() < best + 1e-3
+    bad = certify_share_below(m, riv, t, best - 1e-3)
+    assert not bad.certified and bad.violated
+    assert float(prop_share(m, np.array(bad.stuck), riv, t)) >= best - 1e-3
 
 
-def test_grid_equilibria_agree_with_nashpy_on_a_coarse_grid():
-    g = DataGame((0.5, 0.5), (-1.0, 1.0), tau=0.1, width=1.0, outside=0.5)
-    grid = np.linspace(-1.5, 1.5, 7)
-    P = duopoly_payoffs(g, grid)
-    ours = {e.profile for e in pure_nash_equilibria(P, tol=1e-12)}
-    theirs = set()
-    for sx, sy in nashpy.Game(P[0], P[1]).vertex_enumeration():
-        if np.count_nonzero(sx > 1e-9) == 1 and np.count_nonzero(sy > 1e-9) == 1:
-            theirs.add((int(np.argmax(sx)), int(np.argmax(sy))))
-    assert ours == theirs == {(1, 5), (5, 1)}
-    assert grid_equilibria(g, 7) == [(-1.0, 1.0), (1.0, -1.0)]
+def test_homogeneous_threshold_is_certified_on_both_sides_against_a_dense_grid():
+    m = _market(8, K=2, weights=[0.7, 0.3])
+    lo, hi = homogeneous_threshold(m, 2, 1e-3, 100.0, iterations=14)
+    M = m.weighted_optimum()
+    g = np.stack(np.meshgrid(*[np.linspace(-5, 5, 401)] * 2, indexing="ij"), axis=-1).reshape(-1, 2)
+    assert prop_share(m, g, M[None, None], 0.9 * lo).max() > 0.5  # a deviation gains below the bracket
+    assert prop_share(m, g, M[None, None], hi * 1.01).max() <= 0.5 + 1e-12
+    assert homogeneous_status(m, 2, hi * 1.01)[0] == "pne"
+    assert homogeneous_status(m, 2, lo * 0.99)[0] == "deviation"
 
 
-def test_nonexistence_certificate_succeeds_and_fails_where_it_should():
-    none = DataGame((0.55, 0.45), (-1.0, 1.0), tau=0.015, width=1.0)
-    assert grid_equilibria(none, 121) == []
-    assert certify_no_pure_equilibrium(none).certified
-    some = DataGame((0.5, 0.5), (-1.0, 1.0), tau=0.05, width=1.0, outside=0.5)
-    res = certify_no_pure_equilibrium(some, max_cells=200_000)
-    assert not res.certified and res.uncertified is not None
+def test_no_symmetric_point_certificate_against_best_responses():
+    m = _market(9, K=2, weights=[0.75, 0.25])
+    lo, _ = homogeneous_threshold(m, 2, 1e-3, 100.0, iterations=14)
+    t = 0.5 * lo
+    res = certify_no_symmetric_point_prop(m, t)
+    assert res.certified
+    # every sampled candidate b has a deviation with share above 1/2
+    for b in np.random.default_rng(2).uniform(-3, 3, size=(15, 2)):
+        assert best_deviation(m, b[None], t)[1] > 0.5
 
 
-def test_certificate_never_covers_a_certified_near_equilibrium():
-    # (-1, 1) is a 3e-5-equilibrium of this game (continuous certificate); the band-restricted
-    # non-existence certificate must therefore fail
-    g = DataGame((0.6, 0.4), (-1.0, 1.0), tau=0.05, width=1.0, outside=0.5)
-    _, hi = continuous_regret(g, (-1.0, 1.0), n_grid=200001)
-    assert hi < 1e-4
-    assert not certify_no_pure_equilibrium(g, exclude_band=0.1, max_cells=300_000).certified
+def test_prox_certificate_fails_where_a_pne_exists():
+    # One dimension, three sources at -1, 0, 1 with masses (0.3, 0.4, 0.3): no source has half of the
+    # mass, yet (0, 0) is a PNE (a deviation captures the sources on one side only, mass 0.3): the
+    # truths are not affinely independent, so Theorem 5.1's condition fails, and the certificate
+    # must not claim non-existence.
+    m = DataMarket([0.3, 0.4, 0.3], [[-1.0], [0.0], [1.0]], np.ones((3, 1, 1)))
+    assert not certify_no_symmetric_point_prox(m, max_cells=20_000).certified
+    dev = np.linspace(-3, 3, 6001)[:, None]
+    assert prox_share(m, dev, np.zeros((1, 1, 1))).max() == pytest.approx(0.5)
+    # in two dimensions with the same masses (affinely independent truths) there is no PNE
+    m2 = _market(10, K=3, weights=[0.3, 0.4, 0.3])
+    assert certify_no_symmetric_point_prox(m2).certified
+    assert prox_best_response_at_truth(m2, 1) == pytest.approx(0.6)
 
 
-def test_cell_lower_bound_is_valid_against_brute_force():
-    g = DataGame((0.55, 0.45), (-1.0, 1.0), tau=0.05, width=1.0)
-    dev = np.linspace(-1.5, 1.5, 3001)
-    rng = np.random.default_rng(3)
-    for _ in range(20):
-        c, r = rng.uniform(-1.4, 1.4, size=2), 0.02
-        pts = c + rng.uniform(-r, r, size=(200, 2))
-        # regret of player 1 at the cell's points (fine deviation grid) >= centre bound - 3 L r
-        reg = np.max(g.utility(dev[None, :], [pts[:, 1:2]]), axis=1) - g.utility(pts[:, 0], [pts[:, 1]])
-        centre = np.max(g.utility(dev, [np.full(1, c[1])])) - float(g.utility(np.array(c[0]), [np.array(c[1])]))
-        assert reg.min() >= centre - 3 * g.lipschitz() * r - 1e-12
+def test_profile_certificates():
+    m = _market(11, K=2, weights=[0.6, 0.4])
+    lo, hi = homogeneous_threshold(m, 3, 1e-3, 100.0, iterations=12)
+    t = 2.0 * hi
+    M = m.weighted_optimum()
+    assert certify_homogeneous_pne(m, 3, t).certified
+    prof = best_response_dynamics(m, np.repeat(M[None], 3, axis=0) + 1e-3 * np.eye(3, 2), t)
+    assert all(c.certified for c in certify_profile(m, prof, t, 1e-9))
+    moved = prof.copy()
+    moved[0] = m.truths[0]
+    assert not certify_profile(m, moved, t, 1e-9, max_cells=50_000)[0].certified
 
 
-def test_phase_diagram_regimes():
-    # balanced sources specialise, a dominant source attracts both providers (grid level);
-    # without outside option and w1 = 0.55 at tau = 0.01 there is no pure equilibrium at all
-    assert phase_diagram([0.5, 0.9], [0.05]) == [["heterogeneous"], ["homogeneous"]]
-    assert phase_diagram([0.55], [0.01], outside=None) == [["none"]]
-
-
-def test_bad_parameters_raise():
-    with pytest.raises(ValueError):
-        DataGame((0.5, 0.6), (-1.0, 1.0), tau=0.1)
-    with pytest.raises(ValueError):
-        DataGame((0.5, 0.5), (-1.0, 1.0), tau=0.0)
-
-
-def _limit_game_regime(w1: float, outside: float, n: int = 31) -> str:
-    """Regime of the tau -> 0 limit game on a grid, by brute force: each source goes to the
-    provider with the strictly smaller loss below the outside option (ties split)."""
-    grid = np.linspace(-1.5, 1.5, n)
-    loss = 1 - np.exp(-((grid[:, None] - np.array([-1.0, 1.0])) ** 2) / 2)  # (n, 2)
-    w = np.array([w1, 1 - w1])
-    u1 = np.zeros((n, n))
-    for a in range(n):
-        for b in range(n):
-            for j in range(2):
-                la, lb = loss[a, j], loss[b, j]
-                if min(la, lb) >= outside:
-                    continue
-                u1[a, b] += w[j] * (1.0 if la < lb - 1e-12 else 0.5 if abs(la - lb) <= 1e-12 else 0.0)
-    eqs = [e.profile for e in pure_nash_equilibria(np.stack([u1, u1.T]), tol=1e-12)]
-    hom = any(a == b for a, b in eqs)
-    het = any(a != b for a, b in eqs)
-    return {(True, True): "both", (True, False): "homogeneous", (False, True): "heterogeneous"}.get((hom, het), "none")
-
-
-@pytest.mark.parametrize("w1", [0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9, 0.3])
-@pytest.mark.parametrize("outside", [0.3, 0.5, 0.8])
-def test_zero_temperature_prediction_matches_the_brute_forced_limit_game(w1, outside):
-    assert zero_temperature_regime((w1, 1 - w1), (-1.0, 1.0), 1.0, outside) == _limit_game_regime(w1, outside)
-
-
-def test_zero_temperature_prediction_rejects_a_served_far_source():
-    with pytest.raises(ValueError):
-        zero_temperature_regime((0.6, 0.4), (-1.0, 1.0), 1.0, 0.9)  # c > l_far = 1 - e^-2
-    assert zero_temperature_regime((2 / 3, 1 / 3), (-1.0, 1.0), 1.0, 0.5) == "both"
-
-
-def test_certified_regimes_at_low_temperature():
-    het = certify_regime(DataGame((0.6, 0.4), (-1.0, 1.0), 0.05, 1.0, outside=0.5))
-    assert (het.regime, het.homogeneous, het.heterogeneous) == ("heterogeneous", "absent", "present")
-    a, b, upper = het.profiles[0]
-    assert abs(a + 1) < 0.05 and abs(b - 1) < 0.05 and upper <= 1e-4
-    hom = certify_regime(DataGame((0.8, 0.2), (-1.0, 1.0), 0.05, 1.0, outside=0.5))
-    assert (hom.regime, hom.homogeneous, hom.heterogeneous) == ("homogeneous", "present", "absent")
-    none = certify_regime(DataGame((0.55, 0.45), (-1.0, 1.0), 0.015, 1.0))
-    assert none.regime == "none" and none.profiles == ()
-
-
-def test_band_restricted_certificates_are_complementary():
-    # a heterogeneous-only game: the diagonal band is certified empty, the off-band part is not
-    g = DataGame((0.6, 0.4), (-1.0, 1.0), tau=0.05, width=1.0, outside=0.5)
-    assert certify_no_pure_equilibrium(g, within_band=0.1).certified
-    assert not certify_no_pure_equilibrium(g, exclude_band=0.1, max_cells=300_000).certified
-
-
-def _limit_split_counts(w1: float, n: int, outside: float = 0.5, m: int = 13) -> list[int]:
-    """Providers left of the midpoint in the pure equilibria of the tau -> 0 limit game with n
-    providers on a grid of m models (brute force over all m^n profiles)."""
-    grid = np.linspace(-1.5, 1.5, m)
-    loss = 1 - np.exp(-((grid[:, None] - np.array([-1.0, 1.0])) ** 2) / 2)
-    w = np.array([w1, 1 - w1])
-    P = np.zeros((n,) + (m,) * n)
-    for prof in itertools.product(range(m), repeat=n):
-        for j in range(2):
-            lj = loss[list(prof), j]
-            if lj.min() >= outside:
-                continue
-            win = np.abs(lj - lj.min()) <= 1e-12
-            for i in np.flatnonzero(win):
-                P[(i,) + prof] += w[j] / win.sum()
-    return sorted({sum(1 for a in e.profile if grid[a] < 0) for e in pure_nash_equilibria(P, tol=1e-12)})
-
-
-@pytest.mark.parametrize("n", [2, 3])
-@pytest.mark.parametrize("w1", [0.55, 0.63, 0.7, 0.78, 0.87])
-def test_zero_temperature_splits_match_the_brute_forced_limit_game(n, w1):
-    assert zero_temperature_splits((w1, 1 - w1), n) == _limit_split_counts(w1, n)
-
-
-def test_zero_temperature_splits_thresholds():
-    # homogeneity needs w1 / n >= w2, i.e. w1 >= n / (n + 1); ties admit both neighbouring splits
-    assert zero_temperature_splits((0.75, 0.25), 3) == [2, 3]
-    assert zero_temperature_splits((0.8, 0.2), 4) == [3, 4]
-    assert zero_temperature_splits((0.5, 0.5), 2) == [1]
-
-
-def test_service_radius_and_monopoly_prediction():
-    r = service_radius(1.0, 0.5)
-    assert 1 - math.exp(-(r**2) / 2) == pytest.approx(0.5, abs=1e-15)
-    label, lo, hi = zero_temperature_monopoly((0.8, 0.2), (-1.0, 1.0), 1.0, 0.5)
-    assert label == "serves both sources" and (lo, hi) == pytest.approx((1 - r, r - 1))
-    label, lo, hi = zero_temperature_monopoly((0.3, 0.7), (-1.0, 1.0), 1.0, 0.3)
-    assert label == "serves source 2 only" and (lo + hi) / 2 == pytest.approx(1.0)
-    with pytest.raises(ValueError):
-        zero_temperature_monopoly((0.5, 0.5), (-1.0, 1.0), 1.0, 0.3)
-
-
-def test_monopoly_optimum_brackets_a_multistart_optimum():
-    g = DataGame((0.8, 0.2), (-1.0, 1.0), tau=0.05, width=1.0, outside=0.5)
-    theta, lo, hi = monopoly_optimum(g, 20001)
-    best = max(-minimize_scalar(lambda t: -float(g.utility(np.array(t), [])), bounds=(s - 0.25, s + 0.25),
-                                method="bounded", options={"xatol": 1e-10}).fun for s in np.linspace(-1.25, 1.25, 11))
-    assert lo - 1e-12 <= best <= hi + 1e-12
-    # the certified bound on the complement of the optimum's neighbourhood stays below the optimum
-    assert sup_outside(g, theta - 0.3, theta + 0.3, 20001) < lo
-    with pytest.raises(ValueError):
-        monopoly_optimum(DataGame((0.8, 0.2), (-1.0, 1.0), tau=0.05), 101)
-
-
-def test_regret_bounds_agree_with_the_duopoly_certificate():
-    g = DataGame((0.6, 0.4), (-1.0, 1.0), tau=0.1, width=1.0, outside=0.5)
-    assert regret_bounds(g, (-0.3, 0.8), 20001) == pytest.approx(continuous_regret(g, (-0.3, 0.8), 20001), abs=1e-15)
-
-
-def test_deviation_diagram_draws_the_zero_temperature_levels():
-    from simulations.games.hetero_figures import duopoly_deviation_diagram
-
-    fig = duopoly_deviation_diagram({"tau": 0.05, "w1": 0.6, "outside": 0.5})
-    left, right = fig.axes
-    assert len(left.lines) == 3
-    levels = sorted(float(line.get_ydata()[0]) for line in right.lines[1:])
-    assert levels == pytest.approx([0.3, 0.4])
-
-
-def test_certify_regime_reports_why_it_is_undecided():
-    g = DataGame((0.6, 0.4), (-1.0, 1.0), 0.05, 1.0, outside=0.8)
-    cert = certify_regime(g, max_cells=20_000)
-    assert cert.regime == "uncertified" and cert.undecided
-    assert all("max_cells = 20000" in u for u in cert.undecided)
-    assert certify_regime(DataGame((0.6, 0.4), (-1.0, 1.0), 0.05, 1.0, outside=0.5)).undecided == ()
-
-
-def test_refinement_within_the_split_keeps_sides():
-    # w1 = 0.7, three providers, one on source 1: an excluded split (at zero temperature a
-    # provider of source 2 gains w1/2 - w2/2 = 0.2 by joining source 1)
-    g = DataGame((0.7, 0.3), (-1.0, 1.0), 0.05, 1.0, outside=0.5)
-    free = refine_profile(g, (-1.0, 1.0, 1.0), n_grid=4001)
-    kept = refine_profile(g, (-1.0, 1.0, 1.0), n_grid=4001, keep_sides=True)
-    assert sum(t < 0 for t in free) == 2            # unrestricted best responses leave the split
-    assert [t < 0 for t in kept] == [True, False, False]
-    lower, _ = regret_bounds(g, kept, 40001)
-    assert lower == pytest.approx(0.2, abs=1e-3)    # zero-temperature gain w1/2 - w2/2
-    with pytest.raises(ValueError):
-        refine_profile(g, (0.0, 0.0), n_grid=1)
+def test_proportional_allocation_and_prox_gains_by_hand():
+    assert proportional_allocation([0.5, 0.3, 0.2], 10).tolist() == [5, 3, 2]
+    assert proportional_allocation([0.45, 0.55], 3).sum() == 3
+    m = DataMarket([0.5, 0.5], [[0.0, 0.0], [1.0, 1.0]], np.stack([np.eye(2)] * 2))
+    # one provider per source: each has 1/2; joining the other source gives 1/4; a model next to its
+    # own truth keeps its source (gain 0); so the best deviation gains nothing
+    np.testing.assert_allclose(prox_allocation_gains(m, [1, 1]), [0.0, 0.0])
+    # two and one on three sources of masses (1/2, 1/4, 1/4): a pair member has 1/4; joining a single
+    # source gives 1/8, a model next to its truth nothing (its partner keeps the source)
+    m3 = DataMarket([0.5, 0.25, 0.25], [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], np.stack([np.eye(2)] * 3))
+    np.testing.assert_allclose(prox_allocation_gains(m3, [2, 1, 1])[0], -0.125)
+    # masses (0.3, 0.7), both providers on source 1: they split both sources (1/2 each); moving to
+    # source 2 takes it alone (0.7)
+    g = prox_allocation_gains(m.with_weights([0.3, 0.7]), [2, 0])
+    assert g[0] == pytest.approx(0.2) and np.isnan(g[1])
