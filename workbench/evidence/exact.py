@@ -39,7 +39,8 @@ class Identity(Evidence):
     miss: every reference times 1.01 (no default when every reference is 0).
 
     Args:
-        measured, reference: arrays of one shape (scalars allowed).
+        measured, reference: arrays of one shape (scalars allowed; a scalar reference is compared
+            with every measured value).
         rtol, atol: tolerances; ``why`` gives their reason (float error bound, precision).
         quantity: what is compared, for the report.
         labels: optional names of the entries.
@@ -66,6 +67,8 @@ class Identity(Evidence):
     def decide(self) -> Decision:
         m = _as_array(self.measured, "measured")
         r = _as_array(self.reference, "reference")
+        if r.ndim == 0 and m.ndim > 0:  # one reference value for every measured value
+            r = np.full(m.shape, float(r))
         if m.shape != r.shape:
             raise EvidenceError(f"measured has shape {m.shape} but reference has shape {r.shape}")
         if not (np.all(np.isfinite(m)) and np.all(np.isfinite(r))):
