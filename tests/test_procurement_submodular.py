@@ -145,21 +145,21 @@ def _tight_welfare(k, C, margin):
 @pytest.mark.parametrize("k, beta", [(5, 0.5), (20, 0.25), (60, 1.0), (60, 0.1)])
 def test_tight_instance_welfare_and_its_limit(k, beta):
     C = math.exp(-beta)
-    f, c, O = greedy_tight_instance(k, C)
+    f, c, good = greedy_tight_instance(k, C)
     S = distorted_greedy(f, c, k)
     W = f(S) - float(c[list(S)].sum())
     assert W == pytest.approx(_tight_welfare(k, C, 1e-9), abs=1e-12)
-    assert f(O) == pytest.approx(1.0, abs=1e-12) and float(c[list(O)].sum()) == pytest.approx(C, rel=1e-12)
-    assert not S & O                     # only decoys are taken
+    assert f(good) == pytest.approx(1.0, abs=1e-12) and float(c[list(good)].sum()) == pytest.approx(C, rel=1e-12)
+    assert not S & good                  # only decoys are taken
     # the welfare stays above the curve's value for O and approaches it like 1/k
     curve = (1 - math.exp(-beta)) - beta * math.exp(-beta)
     assert curve <= W <= curve + 3.0 / k
 
 
 def test_tight_instance_without_costs_is_the_classical_greedy_instance():
-    f, c, O = greedy_tight_instance(50, 0.0)
+    f, c, good = greedy_tight_instance(50, 0.0)
     S = distorted_greedy(f, c, 50)
-    assert f(S) == pytest.approx(1 - (1 - 1 / 50) ** 50, abs=1e-8) and f(O) == pytest.approx(1.0)
+    assert f(S) == pytest.approx(1 - (1 - 1 / 50) ** 50, abs=1e-8) and f(good) == pytest.approx(1.0)
     with pytest.raises(ValueError):
         greedy_tight_instance(1, 0.5)
     with pytest.raises(ValueError):

@@ -26,8 +26,9 @@ SetFunction = Callable[[frozenset], float]
 class WeightedCoverage:
     r"""Weighted coverage $f(S) = \sum_j w_j [\exists i \in S: i \text{ covers } j]$ (monotone submodular).
 
-    Sellers are rows of a sparse 0/1 incidence matrix of shape ``(n, m)`` (``m`` items), so the
-    marginal gains of all sellers at once cost one sparse product.
+    Sellers are rows of a 0/1 incidence matrix of shape ``(n, m)`` (``m`` items), dense for small
+    instances and sparse (scipy CSR) for large ones, so the marginal gains of all sellers at once
+    cost one matrix-vector product.
 
     Args:
         covers: for each seller, the item indices it covers; weights: item weights, shape
@@ -36,6 +37,8 @@ class WeightedCoverage:
     Raises:
         ValueError: on a negative weight or an item index out of range.
     """
+
+    DENSE_LIMIT = 4_000_000  # entries of the incidence matrix kept dense
 
     def __init__(self, covers: Sequence[Sequence[int]], weights: Sequence[float]) -> None:
         w = np.asarray(weights, dtype=float).ravel()
@@ -50,7 +53,12 @@ class WeightedCoverage:
             cols.append(idx)
         r = np.concatenate(rows) if rows else np.zeros(0, int)
         c = np.concatenate(cols) if cols else np.zeros(0, int)
-        self.incidence = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=(len(covers), w.size))
+        shape = (len(covers), w.size)
+        if shape[0] * shape[1] <= self.DENSE_LIMIT:
+            self.incidence = np.zeros(shape)
+            self.incidence[r, c] = 1.0
+        else:
+            self.incidence = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=shape)
         self.weights = w
 
     @property
@@ -69,7 +77,7 @@ class WeightedCoverage:
 
     def marginal_gains(self, S) -> np.ndarray:
         """$f(S + e) - f(S)$ for every seller $e$ (0 for members of ``S``), shape ``(n,)``."""
-        return self.incidence @ np.where(self.covered(S), 0.0, self.weights)
+        return np.asarray(self.incidence @ np.where(self.covered(S), 0.0, self.weights)).ravel()
 
     def scaled(self, factor: float) -> WeightedCoverage:
         """The same coverage with every weight multiplied by ``factor`` (> 0)."""
@@ -125,14 +133,15 @@ def distorted_greedy(f: SetFunction, costs: Sequence[float], k: int) -> frozense
 
 
 def cost_blind_greedy(f: SetFunction, costs: Sequence[float], k: int) -> frozenset:
-    """Plain greedy on $f$ alone (costs ignored): a deliberately broken algorithm for controls."""
+    """Plain greedy on $f$ alone (costs ignored; ties to the lower index): a deliberately broken
+    algorithm for controls."""
+    n = len(costs)
     S: frozenset = frozenset()
-    for _ in range(k):
-        gains = [(f(S | {e}) - f(S), -e) for e in range(len(costs)) if e not in S]
-        if not gains:
-            break
-        g, e = max(gains)
-        S = S | {-e}
+    for _ in range(min(k, n)):
+        gains = _all_gains(f, S, n)
+        if S:
+            gains[sorted(S)] = -np.inf
+        S = S | {int(np.argmax(gains))}
     return S
 
 
@@ -291,7 +300,7 @@ def two_seller_instance(cost_a: float, cost_b: float) -> tuple[WeightedCoverage,
     return WeightedCoverage([[0], [0]], [1.0]), np.array([float(cost_a), float(cost_b)])
 
 
-def descending_auction(f: SetFunction, costs: Sequence[float], rng: np.random.Generator, factor: float = 0.5,
+def descending_auction(f: SetFunction, costs: Sequence[float], rng: np.random.Generator | None, factor: float = 0.5,
                        start: float | None = None, max_moves: int = 100_000,
                        schedule: str = "random") -> tuple[frozenset, dict[int, float]]:
     r"""Descending clock auction built on the threshold rule "buy $e$ once its price is at most
@@ -309,7 +318,8 @@ def descending_auction(f: SetFunction, costs: Sequence[float], rng: np.random.Ge
 
     ``schedule="adversarial"`` replaces the random schedule by a greedy adversary: it lowers, all
     the way, the price of the least efficient seller that would be bought (largest
-    $c_e / f(e \mid S)$), and only when no active seller would be bought lets the others quit.
+    $c_e / f(e \mid S)$), and only when no active seller would be bought lets the others quit
+    (deterministic: ``rng`` may be None).
 
     Returns:
         ``(S, payments)``: the sellers bought and the price each was paid.
@@ -321,6 +331,8 @@ def descending_auction(f: SetFunction, costs: Sequence[float], rng: np.random.Ge
     c = np.asarray(costs, dtype=float)
     if np.any(c < 0) or not factor > 0 or schedule not in ("random", "adversarial"):
         raise ValueError("need non-negative costs, factor > 0 and a random or adversarial schedule")
+    if rng is None and schedule == "random":
+        raise ValueError("a random schedule needs a generator (rng)")
     n = c.size
     top = start if start is not None else 2.0 * max(f(frozenset({i})) for i in range(n)) + 1.0
     price = np.full(n, float(top))
