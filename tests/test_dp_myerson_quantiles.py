@@ -312,3 +312,25 @@ def test_reflected_clustered_pair_moves_future_utility_by_almost_e_to_the_epsilo
     values = np.geomspace(1e-9, 1e-3, 13)
     r = utility_log_ratio(1.0 - D, 1.0 - Dp, 0.5, 1.0, 0.0, 1.0, values)
     assert 1.0 - 1e-4 < r <= 1.0 + 1e-12
+
+
+def test_shared_prefix_sums_draw_the_same_intervals_as_explicit_cdfs():
+    from simulations.auctions.private_quantiles import _intervals_two_sided
+
+    rng = np.random.default_rng(0)
+    for trial in range(60):
+        n = int(rng.integers(1, 200))
+        x = np.sort(rng.random(n) ** 3)
+        if trial % 3 == 0:
+            x[: n // 2] = x[0]  # repeated values: zero-width intervals
+        w = np.diff(np.concatenate([[0.0], x, [1.0]]))
+        K = int(rng.integers(1, 12))
+        levels, rate, u = np.arange(1, K + 1) / (K + 1), float(rng.uniform(0.001, 3.0)), rng.random(K)
+        with np.errstate(divide="ignore"):
+            logp = np.log(w)[None, :] - rate * np.abs(np.arange(n + 1)[None, :] - levels[:, None] * n)
+        cdf = np.cumsum(np.exp(logp - logp.max(axis=1, keepdims=True)), axis=1)
+        cdf /= cdf[:, -1:]
+        explicit = [np.searchsorted(c, v, side="right") for c, v in zip(cdf, u, strict=True)]
+        assert list(_intervals_two_sided(w, levels * n, rate, u)) == explicit
+    # exponents out of float range: the caller falls back to explicit CDFs
+    assert _intervals_two_sided(np.ones(2000), np.array([1000.0]), 1.0, np.array([0.5])) is None

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.special import logsumexp
 
 from .myerson import VirtualValueAuction, auction_from_curves, discrete_ironed_curve
 
@@ -64,7 +63,7 @@ def quantile_output_density(data: Sequence[float], q: float, epsilon: float, low
     u = -np.abs(np.arange(n + 1) - q * n)
     with np.errstate(divide="ignore"):
         logw = np.log(width)
-    log_z = logsumexp(logw + noise_factor * epsilon * u)
+    log_z = np.logaddexp.reduce(logw + noise_factor * epsilon * u)  # numpy's ufunc: no per-call dispatch cost
     logd = np.where(width > 0, noise_factor * epsilon * u - log_z, -np.inf)
     return edges, logd
 
@@ -76,14 +75,55 @@ def sample_quantile(rng: np.random.Generator, data: Sequence[float], q: float, e
     width = np.diff(edges)
     with np.errstate(divide="ignore"):
         logp = logd + np.log(width)
-    p = np.exp(logp - logsumexp(logp))
+    p = np.exp(logp - np.logaddexp.reduce(logp))
     k = rng.choice(p.size, p=p)
     return float(rng.uniform(edges[k], edges[k + 1]))
+
+
+def _intervals_two_sided(width: np.ndarray, targets: np.ndarray, rate: float, u: np.ndarray) -> np.ndarray | None:
+    r"""Interval indices drawn with probability $\propto w_j e^{-\text{rate}\,|j - t|}$, one per target $t$,
+    by inverse CDF at the uniforms ``u``, in $O(N + K \log N)$.
+
+    Left of $t$ the weight is $w_j e^{\text{rate}(j - c)} e^{-\text{rate}(t - c)}$, right of it
+    $w_j e^{-\text{rate}(j - c)} e^{\text{rate}(t - c)}$ ($c = N/2$ keeps the exponents within
+    float range), so one prefix sum and one suffix sum serve every target; the draw is the first
+    index whose cumulative weight exceeds ``u`` times the total, as with an explicit CDF.  Returns
+    None when ``rate * N`` is too large for the shifted exponentials (the caller then builds the
+    CDFs explicitly).
+    """
+    m = width.size  # N + 1 intervals
+    if rate * m > 1200:
+        return None
+    j = np.arange(m)
+    c = 0.5 * (m - 1)
+    left = np.cumsum(width * np.exp(rate * (j - c)))                 # A_k = sum_{i <= k}
+    right = np.cumsum((width * np.exp(-rate * (j - c)))[::-1])[::-1]  # B_k = sum_{i >= k}
+    right = np.append(right, 0.0)
+    out = np.empty(targets.size, dtype=int)
+    for i, (t, v) in enumerate(zip(targets, u, strict=True)):
+        split = min(int(np.floor(t)), m - 1)
+        lmass = np.exp(-rate * (t - c)) * left[split]
+        rmass = np.exp(rate * (t - c)) * right[split + 1]
+        x = v * (lmass + rmass)
+        if x < lmass:
+            k = int(np.searchsorted(left[: split + 1], x * np.exp(rate * (t - c)), side="right"))
+        else:
+            # first k > split with B_{split+1} - B_{k+1} > (x - lmass) e^{-rate (t - c)}
+            need = right[split + 1] - (x - lmass) * np.exp(-rate * (t - c))
+            tail = right[split + 2:]                                     # B_{k+1}, k = split+1..m-1, decreasing
+            k = split + 1 + int(np.searchsorted(-tail, -need, side="right"))
+        out[i] = min(k, m - 1)
+    return out
 
 
 def private_quantiles(rng: np.random.Generator, data: Sequence[float], n_quantiles: int, epsilon: float,
                       lower: float, upper: float, noise_factor: float = 0.5) -> np.ndarray:
     """Private quantiles at levels ``k / (K + 1)``, ``k = 1..K``, each at budget ``epsilon / K``.
+
+    Each is one draw of :func:`sample_quantile`; the uniforms are consumed in the same order as K
+    calls of it (one for the interval, one for the point in it, per quantile).  The intervals are
+    drawn from one prefix and one suffix sum shared by all levels (``O(N + K log N)``), or from
+    explicit CDFs when the exponents would leave float range.
 
     Returns:
         The K released values, sorted (sorting is post-processing).
@@ -98,16 +138,16 @@ def private_quantiles(rng: np.random.Generator, data: Sequence[float], n_quantil
     x = _check(data, levels[0], eps_each, lower, upper)
     n = x.size
     edges = np.concatenate([[lower], x, [upper]])
-    with np.errstate(divide="ignore"):
-        logw = np.log(np.diff(edges))
-    # all K draws at once: row k is the interval log-probability of quantile k (as in
-    # sample_quantile); the uniforms are consumed in the same order as K calls of
-    # sample_quantile (one for the interval, one for the point in it, per quantile)
-    logp = logw[None, :] - noise_factor * eps_each * np.abs(np.arange(n + 1)[None, :] - levels[:, None] * n)
-    cdf = np.cumsum(np.exp(logp - logp.max(axis=1, keepdims=True)), axis=1)
-    cdf /= cdf[:, -1:]
+    width = np.diff(edges)
     u = rng.random((n_quantiles, 2))
-    k = np.array([np.searchsorted(c, v, side="right") for c, v in zip(cdf, u[:, 0], strict=True)])
+    rate = noise_factor * eps_each
+    k = _intervals_two_sided(width, levels * n, rate, u[:, 0])
+    if k is None:
+        with np.errstate(divide="ignore"):
+            logp = np.log(width)[None, :] - rate * np.abs(np.arange(n + 1)[None, :] - levels[:, None] * n)
+        cdf = np.cumsum(np.exp(logp - logp.max(axis=1, keepdims=True)), axis=1)
+        cdf /= cdf[:, -1:]
+        k = np.array([np.searchsorted(cdf_row, v, side="right") for cdf_row, v in zip(cdf, u[:, 0], strict=True)])
     return np.sort(edges[k] + (edges[k + 1] - edges[k]) * u[:, 1])
 
 
@@ -257,7 +297,7 @@ def cap_log_probabilities(data: Sequence[float], caps: Sequence[float], target: 
     # a data-independent prior proportional to 1/H^2 breaks the ties among the caps above the
     # data towards the smallest (it cancels in every privacy ratio except through Z)
     logits = -noise_factor * epsilon * np.abs(above - target) - 2.0 * np.log(H / H.min())
-    return logits - logsumexp(logits)
+    return logits - np.logaddexp.reduce(logits)
 
 
 def capped_private_quantiles(rng: np.random.Generator, data: Sequence[float], n_quantiles: int, epsilon: float,
