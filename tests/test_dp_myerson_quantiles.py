@@ -15,8 +15,11 @@ from simulations.auctions import (
     VirtualValueAuction,
     auction_from_curves,
     cap_log_probabilities,
+    capped_clustered_neighbours,
+    capped_pair_privacy_loss,
     capped_privacy_audit,
     capped_private_quantiles,
+    clustered_neighbours,
     deviation_gains,
     discrete_ironed_curve,
     expected_max_positive,
@@ -25,6 +28,7 @@ from simulations.auctions import (
     ironed_curve,
     max_log_ratio,
     myerson_revenue,
+    pair_privacy_loss,
     posted_price_utility,
     privacy_audit,
     private_quantiles,
@@ -32,6 +36,7 @@ from simulations.auctions import (
     quantile_output_density,
     repeated_auction_audit,
     sample_quantile,
+    utility_log_ratio,
 )
 
 
@@ -257,3 +262,75 @@ def test_replace_one_neighbours_by_hand():
     got = sorted(tuple(nb) for nb in replace_one_neighbours([1.0, 1.0, 2.0], [1.0, 2.0, 3.0]))
     # one of the equal 1s is replaced (by 2 or 3); the 2 by 1 or 3
     assert got == sorted([(2.0, 1.0, 2.0), (3.0, 1.0, 2.0), (1.0, 1.0, 1.0), (1.0, 1.0, 3.0)])
+
+
+def test_corner_distribution_with_exponential_tail():
+    d = PiecewiseUniform([(0.0, 0.4), (0.4, 0.7)], [0.35, 0.15], tail=(0.7, 0.3, 0.5))
+    assert d.cdf(1.0) == pytest.approx(0.5 + 0.5 * (1 - math.exp(-1.0)), abs=1e-15)
+    q = np.array([1e-12, 0.05, 0.5, 0.6, 0.99])
+    assert np.allclose(d.sf(d.isf(q)), q, rtol=1e-9, atol=1e-15)
+    # virtual value v - 0.3 on the tail, negative below 0.7: reserve 0.7, revenue E[phi^+] = 0.35
+    assert myerson_revenue([d]) == pytest.approx(0.35, abs=1e-6)
+    with pytest.raises(ValueError):
+        PiecewiseUniform([(0.0, 1.0)], [0.5], tail=(0.5, 1.0, 0.5))
+
+
+def test_two_corner_bidders_optimal_revenue():
+    # phi_1 = 2v - 1 on [0.7, 1] (U[0.4, 1] w.p. 1/2), phi_2 = 2v - 2 on [1.4, 2] (U[0.8, 2] w.p.
+    # 1/2), negative elsewhere: OPT = E[max(phi_1, phi_2)^+] = 1891/2160 by hand
+    b1 = PiecewiseUniform([(0.0, 0.4), (0.4, 0.7), (0.7, 1.0)], [0.35, 0.15, 0.5])
+    b2 = PiecewiseUniform([(0.0, 0.8), (0.8, 1.4), (1.4, 2.0)], [0.35, 0.15, 0.5])
+    assert myerson_revenue([b1, b2]) == pytest.approx(1891 / 2160, abs=1e-6)
+
+
+def test_clustered_pair_loses_the_budget_in_closed_form():
+    # N = 2, K = 1 (the median, qN = 1): the loss is eps/2 + log(Z_D / Z_D') with
+    # Z_D = (1 - s) + s e^(-eps/2) and Z_D' = (1 - s) e^(-eps/2) + s
+    eps = 0.8
+    for s in (1e-2, 1e-5):
+        D, Dp = clustered_neighbours(2, spacing=s)
+        zd, zdp = (1 - s) + s * math.exp(-eps / 2), (1 - s) * math.exp(-eps / 2) + s
+        assert pair_privacy_loss(D, Dp, 1, eps, 0.0, 1.0) == pytest.approx(eps / 2 + math.log(zd / zdp), abs=1e-12)
+    # every quantile loses its share at once: the release's loss tends to epsilon, never above
+    for n, k in ((5, 2), (9, 4), (20, 3)):
+        D, Dp = clustered_neighbours(n)
+        assert 1.0 - 1e-6 < pair_privacy_loss(D, Dp, k, 1.0, 0.0, 1.0) <= 1.0 + 1e-12
+        # with 10 % less noise the same pair loses 1.1 epsilon
+        assert pair_privacy_loss(D, Dp, k, 1.0, 0.0, 1.0, noise_factor=0.55) == pytest.approx(1.1, abs=1e-5)
+
+
+def test_capped_clustered_pair_loses_almost_the_budget():
+    caps = geometric_caps(0.25, 7)
+    D, Dp = capped_clustered_neighbours(6, caps[5], 1e3)
+    loss = capped_pair_privacy_loss(D, Dp, 2, 1.0, caps)
+    assert 0.99 < loss <= 1.0 + 1e-12
+    assert capped_pair_privacy_loss(D, Dp, 2, 1.0, caps, noise_factor=0.55) > 1.05
+
+
+def test_reflected_clustered_pair_moves_future_utility_by_almost_e_to_the_epsilon():
+    D, Dp = clustered_neighbours(5, spacing=1e-6)
+    values = np.geomspace(1e-9, 1e-3, 13)
+    r = utility_log_ratio(1.0 - D, 1.0 - Dp, 0.5, 1.0, 0.0, 1.0, values)
+    assert 1.0 - 1e-4 < r <= 1.0 + 1e-12
+
+
+def test_shared_prefix_sums_draw_the_same_intervals_as_explicit_cdfs():
+    from simulations.auctions.private_quantiles import _intervals_two_sided
+
+    rng = np.random.default_rng(0)
+    for trial in range(60):
+        n = int(rng.integers(1, 200))
+        x = np.sort(rng.random(n) ** 3)
+        if trial % 3 == 0:
+            x[: n // 2] = x[0]  # repeated values: zero-width intervals
+        w = np.diff(np.concatenate([[0.0], x, [1.0]]))
+        K = int(rng.integers(1, 12))
+        levels, rate, u = np.arange(1, K + 1) / (K + 1), float(rng.uniform(0.001, 3.0)), rng.random(K)
+        with np.errstate(divide="ignore"):
+            logp = np.log(w)[None, :] - rate * np.abs(np.arange(n + 1)[None, :] - levels[:, None] * n)
+        cdf = np.cumsum(np.exp(logp - logp.max(axis=1, keepdims=True)), axis=1)
+        cdf /= cdf[:, -1:]
+        explicit = [np.searchsorted(c, v, side="right") for c, v in zip(cdf, u, strict=True)]
+        assert list(_intervals_two_sided(w, levels * n, rate, u)) == explicit
+    # exponents out of float range: the caller falls back to explicit CDFs
+    assert _intervals_two_sided(np.ones(2000), np.array([1000.0]), 1.0, np.array([0.5])) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -14,11 +15,12 @@ from simulations.auctions.procurement import (
     bicriteria_alpha,
     descending_auction,
     distorted_greedy,
-    greedy_tight_coverage,
+    greedy_tight_instance,
     least_efficient_first,
     online_posted_prices,
     seller_utility,
     threshold_payment,
+    two_seller_instance,
     weighted_coverage,
 )
 
@@ -123,10 +125,58 @@ def test_bicriteria_alpha_closed_form_and_the_potential_argument():
         assert np.all(np.interp(beta, pts_b, pts_a) >= 1 - np.exp(-beta) - 1e-15)
 
 
-def test_greedy_tight_instance():
-    f, c, k = greedy_tight_coverage()
+def test_marginal_gains_match_differences_of_values():
+    rng = np.random.default_rng(3)
+    covers = [np.flatnonzero(rng.random(20) < 0.3) for _ in range(7)]
+    f = weighted_coverage(covers, rng.uniform(size=20))
+    for S in (frozenset(), frozenset({1}), frozenset({0, 4, 6})):
+        direct = [0.0 if e in S else f(S | {e}) - f(S) for e in range(7)]
+        assert np.allclose(f.marginal_gains(S), direct, atol=1e-12)
+    assert f.scaled(2.5)(frozenset({0, 1})) == pytest.approx(2.5 * f(frozenset({0, 1})), rel=1e-12)
+
+
+def _tight_welfare(k, C, margin):
+    """Welfare of distorted greedy on the tight instance, from the construction by hand: it
+    takes one decoy at each step t with (1 - 1/k)^(k-1-t) (1 + margin) / k > C / k."""
+    m = sum((1 - 1 / k) ** (k - 1 - t) * (1 + margin) / k > C / k for t in range(k))
+    return (1 + margin) * (1 - (1 - 1 / k) ** m) - m * C / k
+
+
+@pytest.mark.parametrize("k, beta", [(5, 0.5), (20, 0.25), (60, 1.0), (60, 0.1)])
+def test_tight_instance_welfare_and_its_limit(k, beta):
+    C = math.exp(-beta)
+    f, c, good = greedy_tight_instance(k, C)
     S = distorted_greedy(f, c, k)
-    assert f(S) == pytest.approx(3.01) and best_benchmark(f, c, k, 1.0) == pytest.approx(4.0)
+    W = f(S) - float(c[list(S)].sum())
+    assert W == pytest.approx(_tight_welfare(k, C, 1e-9), abs=1e-12)
+    assert f(good) == pytest.approx(1.0, abs=1e-12) and float(c[list(good)].sum()) == pytest.approx(C, rel=1e-12)
+    assert not S & good                  # only decoys are taken
+    # the welfare stays above the curve's value for O and approaches it like 1/k
+    curve = (1 - math.exp(-beta)) - beta * math.exp(-beta)
+    assert curve <= W <= curve + 3.0 / k
+
+
+def test_tight_instance_without_costs_is_the_classical_greedy_instance():
+    f, c, good = greedy_tight_instance(50, 0.0)
+    S = distorted_greedy(f, c, 50)
+    assert f(S) == pytest.approx(1 - (1 - 1 / 50) ** 50, abs=1e-8) and f(good) == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        greedy_tight_instance(1, 0.5)
+    with pytest.raises(ValueError):
+        greedy_tight_instance(10, 1.0)
+
+
+def test_two_seller_instance_meets_the_half_guarantee_with_equality():
+    f, c = two_seller_instance(0.5, 0.0)
+    S, paid = online_posted_prices(f, c, [0, 1])
+    assert S == frozenset({0}) and paid == {0: 0.5}
+    welfare = f(S) - float(c[list(S)].sum())
+    assert welfare == pytest.approx(0.5) and best_benchmark(f, c, 2, 0.5) == pytest.approx(0.5)
+    # buying at 0.55 of the marginal value loses the guarantee at cost 0.55
+    f, c = two_seller_instance(0.55, 0.0)
+    S, _ = online_posted_prices(f, c, [0, 1], 0.55)
+    welfare = f(S) - float(c[list(S)].sum())
+    assert welfare == pytest.approx(0.45) and best_benchmark(f, c, 2, 0.5) == pytest.approx(0.5)
 
 
 def test_descending_auction_hand_case():

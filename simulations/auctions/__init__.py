@@ -46,23 +46,31 @@ __all__ += [
 ]
 from .private_quantiles import (  # noqa: E402
     cap_log_probabilities,
+    capped_clustered_neighbours,
+    capped_pair_privacy_loss,
     capped_privacy_audit,
     capped_private_quantiles,
+    clustered_neighbours,
     geometric_caps,
+    pair_privacy_loss,
     posted_price_utility,
     repeated_auction_audit,
+    utility_log_ratio,
 )
 
-__all__ += ["cap_log_probabilities", "capped_privacy_audit", "capped_private_quantiles", "geometric_caps",
-            "posted_price_utility", "repeated_auction_audit"]
+__all__ += ["cap_log_probabilities", "capped_clustered_neighbours", "capped_pair_privacy_loss",
+            "capped_privacy_audit", "capped_private_quantiles", "clustered_neighbours", "geometric_caps",
+            "pair_privacy_loss", "posted_price_utility", "repeated_auction_audit", "utility_log_ratio"]
 from .procurement import (  # noqa: E402
+    WeightedCoverage,
     auctioneer_surplus,
     bicriteria_alpha,
     descending_auction,
-    greedy_tight_coverage,
+    greedy_tight_instance,
     least_efficient_first,
     online_posted_prices,
+    two_seller_instance,
 )
 
-__all__ += ["auctioneer_surplus", "bicriteria_alpha", "descending_auction", "greedy_tight_coverage",
-            "least_efficient_first", "online_posted_prices"]
+__all__ += ["WeightedCoverage", "auctioneer_surplus", "bicriteria_alpha", "descending_auction",
+            "greedy_tight_instance", "least_efficient_first", "online_posted_prices", "two_seller_instance"]

@@ -183,35 +183,50 @@ def _curve(d, grid=None, iron=True) -> IronedCurve:
 
 
 class PiecewiseUniform:
-    """Mixture of uniform distributions on disjoint intervals, with ``cdf``, ``sf`` and ``isf``.
+    """Mixture of uniform distributions on disjoint intervals, optionally with an exponential
+    tail, with ``cdf``, ``sf`` and ``isf``.
 
     Args:
         intervals: ``[(a_1, b_1), ...]`` increasing and disjoint, ``a_1 >= 0``.
-        weights: mixture weights (positive, summing to 1).
+        weights: mixture weights of the intervals (positive; with the tail's weight they sum
+            to 1).
+        tail: optional ``(start, scale, weight)``: mass ``weight`` on ``[start, inf)`` with
+            density proportional to ``exp(-(x - start) / scale)`` (``start`` at or above the last
+            interval's end), an unbounded distribution.
 
     A gap between intervals makes the distribution irregular (its revenue curve jumps), the
-    textbook case for ironing.
+    textbook case for ironing; a jump up of the density makes the virtual value jump, a corner
+    of the revenue curve.
 
     Raises:
-        ValueError: on overlapping or unsorted intervals or bad weights.
+        ValueError: on overlapping or unsorted intervals, bad weights or a bad tail.
     """
 
-    def __init__(self, intervals: Sequence[tuple[float, float]], weights: Sequence[float]) -> None:
+    def __init__(self, intervals: Sequence[tuple[float, float]], weights: Sequence[float],
+                 tail: tuple[float, float, float] | None = None) -> None:
         iv = np.asarray(intervals, dtype=float)
         w = np.asarray(weights, dtype=float)
         if iv.ndim != 2 or iv.shape[1] != 2 or iv.shape[0] != w.size:
             raise ValueError("need one (a, b) interval per weight")
         if np.any(iv[:, 1] <= iv[:, 0]) or np.any(iv[1:, 0] < iv[:-1, 1]) or iv[0, 0] < 0:
             raise ValueError("intervals must be non-empty, sorted, disjoint and non-negative")
-        if np.any(w <= 0) or abs(w.sum() - 1) > 1e-12:
-            raise ValueError("weights must be positive and sum to 1")
+        t_start, t_scale, t_weight = tail if tail is not None else (iv[-1, 1], 1.0, 0.0)
+        if tail is not None and (t_start < iv[-1, 1] or not t_scale > 0 or not t_weight > 0):
+            raise ValueError("the tail must start at or above the last interval, with positive scale and weight")
+        if np.any(w <= 0) or abs(w.sum() + t_weight - 1) > 1e-12:
+            raise ValueError("weights must be positive and sum to 1 (with the tail's weight)")
         self.iv, self.w = iv, w
         self.cum = np.concatenate([[0.0], np.cumsum(w)])
+        self.tail = (float(t_start), float(t_scale), float(t_weight))
 
     def cdf(self, x):
         x = np.asarray(x, dtype=float)
         frac = np.clip((x[..., None] - self.iv[:, 0]) / (self.iv[:, 1] - self.iv[:, 0]), 0.0, 1.0)
-        return np.sum(frac * self.w, axis=-1)
+        body = np.sum(frac * self.w, axis=-1)
+        start, scale, weight = self.tail
+        if weight == 0:
+            return body
+        return body + weight * -np.expm1(-np.maximum(x - start, 0.0) / scale)
 
     def sf(self, x):
         return 1.0 - self.cdf(x)
@@ -220,7 +235,14 @@ class PiecewiseUniform:
         p = 1.0 - np.asarray(q, dtype=float)
         k = np.clip(np.searchsorted(self.cum, p, side="right") - 1, 0, self.w.size - 1)
         frac = np.clip((p - self.cum[k]) / self.w[k], 0.0, 1.0)
-        return self.iv[k, 0] + frac * (self.iv[k, 1] - self.iv[k, 0])
+        body = self.iv[k, 0] + frac * (self.iv[k, 1] - self.iv[k, 0])
+        start, scale, weight = self.tail
+        if weight == 0:
+            return body
+        q = np.asarray(q, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tail = start - scale * np.log(np.clip(q / weight, 0.0, 1.0))
+        return np.where(q < weight, tail, body)
 
 
 # --------------------------------------------------------------------------- the auction

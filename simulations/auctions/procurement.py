@@ -18,45 +18,101 @@ import itertools
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from scipy import sparse
 
 SetFunction = Callable[[frozenset], float]
 
 
-def weighted_coverage(covers: Sequence[Sequence[int]], weights: Sequence[float]) -> SetFunction:
-    """$f(S) = \\sum$ of the weights of the items covered by the sellers in $S$ (monotone submodular).
+class WeightedCoverage:
+    r"""Weighted coverage $f(S) = \sum_j w_j [\exists i \in S: i \text{ covers } j]$ (monotone submodular).
+
+    Sellers are rows of a 0/1 incidence matrix of shape ``(n, m)`` (``m`` items), dense for small
+    instances and sparse (scipy CSR) for large ones, so the marginal gains of all sellers at once
+    cost one matrix-vector product.
 
     Args:
-        covers: for each seller, the item indices it covers; weights: item weights (>= 0).
+        covers: for each seller, the item indices it covers; weights: item weights, shape
+            ``(m,)``, non-negative.
 
     Raises:
         ValueError: on a negative weight or an item index out of range.
     """
-    w = np.asarray(weights, dtype=float)
-    if np.any(w < 0):
-        raise ValueError("item weights must be non-negative")
-    masks = []
-    for c in covers:
-        m = np.zeros(w.size, dtype=bool)
-        idx = np.asarray(list(c), dtype=int)
-        if idx.size and (idx.min() < 0 or idx.max() >= w.size):
-            raise ValueError("item index out of range")
-        m[idx] = True
-        masks.append(m)
-    masks = np.array(masks)
 
-    def f(S: frozenset) -> float:
-        if not S:
-            return 0.0
-        return float(w[np.any(masks[sorted(S)], axis=0)].sum())
+    DENSE_LIMIT = 4_000_000  # entries of the incidence matrix kept dense
 
-    return f
+    def __init__(self, covers: Sequence[Sequence[int]], weights: Sequence[float]) -> None:
+        w = np.asarray(weights, dtype=float).ravel()
+        if np.any(w < 0):
+            raise ValueError("item weights must be non-negative")
+        rows, cols = [], []
+        for i, c in enumerate(covers):
+            idx = np.unique(np.asarray(list(c), dtype=int))
+            if idx.size and (idx.min() < 0 or idx.max() >= w.size):
+                raise ValueError(f"seller {i} covers an item index out of range 0..{w.size - 1}")
+            rows.append(np.full(idx.size, i))
+            cols.append(idx)
+        r = np.concatenate(rows) if rows else np.zeros(0, int)
+        c = np.concatenate(cols) if cols else np.zeros(0, int)
+        shape = (len(covers), w.size)
+        if shape[0] * shape[1] <= self.DENSE_LIMIT:
+            self.incidence = np.zeros(shape)
+            self.incidence[r, c] = 1.0
+        else:
+            self.incidence = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=shape)
+        self.weights = w
+
+    @property
+    def n_sellers(self) -> int:
+        return self.incidence.shape[0]
+
+    def covered(self, S) -> np.ndarray:
+        """Boolean mask, shape ``(m,)``, of the items covered by the sellers in ``S``."""
+        idx = sorted(S)
+        if not idx:
+            return np.zeros(self.weights.size, dtype=bool)
+        return np.asarray(self.incidence[idx].sum(axis=0)).ravel() > 0
+
+    def __call__(self, S) -> float:
+        return float(self.weights[self.covered(S)].sum())
+
+    def marginal_gains(self, S) -> np.ndarray:
+        """$f(S + e) - f(S)$ for every seller $e$ (0 for members of ``S``), shape ``(n,)``."""
+        return np.asarray(self.incidence @ np.where(self.covered(S), 0.0, self.weights)).ravel()
+
+    def scaled(self, factor: float) -> WeightedCoverage:
+        """The same coverage with every weight multiplied by ``factor`` (> 0)."""
+        if not factor > 0:
+            raise ValueError("the scale factor must be positive")
+        out = object.__new__(WeightedCoverage)
+        out.incidence, out.weights = self.incidence, self.weights * float(factor)
+        return out
+
+
+def weighted_coverage(covers: Sequence[Sequence[int]], weights: Sequence[float]) -> WeightedCoverage:
+    """The weighted coverage function of ``covers`` and ``weights`` (see :class:`WeightedCoverage`)."""
+    return WeightedCoverage(covers, weights)
+
+
+def _all_gains(f: SetFunction, S: frozenset, n: int) -> np.ndarray:
+    if hasattr(f, "marginal_gains"):
+        return np.asarray(f.marginal_gains(S), dtype=float)
+    fS = f(S)
+    return np.array([0.0 if e in S else f(S | {e}) - fS for e in range(n)])
 
 
 def distorted_greedy(f: SetFunction, costs: Sequence[float], k: int) -> frozenset:
-    """Harshaw et al.'s distorted greedy for $\\max f(S) - c(S)$, $|S| \\le k$.
+    r"""Distorted greedy of Harshaw, Feldman, Ward & Karbasi (ICML 2019) for $\max f(S) - c(S)$, $|S| \le k$.
 
-    Ties are broken towards the lower index (a fixed order, which keeps the allocation monotone
-    in each bid).
+    At step $t = 0..k-1$ it adds the seller maximising $(1 - 1/k)^{k-t-1} f(e \mid S) - c_e$ when
+    that score is positive.  Ties go to the lower index (a fixed order, which keeps the
+    allocation monotone in each bid).
+
+    Args:
+        f: monotone submodular set function (a :class:`WeightedCoverage` is evaluated in one
+            sparse product per step); costs: shape ``(n,)``, non-negative; k: cardinality limit.
+
+    Returns:
+        The selected set, ``|S| <= k``.
 
     Raises:
         ValueError: for ``k < 1`` or negative costs.
@@ -67,28 +123,25 @@ def distorted_greedy(f: SetFunction, costs: Sequence[float], k: int) -> frozense
     S: frozenset = frozenset()
     for t in range(k):
         scale = (1.0 - 1.0 / k) ** (k - t - 1)
-        fS = f(S)
-        best, who = 0.0, None
-        for e in range(c.size):
-            if e in S:
-                continue
-            score = scale * (f(S | {e}) - fS) - c[e]
-            if score > best:
-                best, who = score, e
-        if who is not None:
+        score = scale * _all_gains(f, S, c.size) - c
+        if S:
+            score[sorted(S)] = -np.inf
+        who = int(np.argmax(score))
+        if score[who] > 0:
             S = S | {who}
     return S
 
 
 def cost_blind_greedy(f: SetFunction, costs: Sequence[float], k: int) -> frozenset:
-    """Plain greedy on $f$ alone (costs ignored): a deliberately broken algorithm for controls."""
+    """Plain greedy on $f$ alone (costs ignored; ties to the lower index): a deliberately broken
+    algorithm for controls."""
+    n = len(costs)
     S: frozenset = frozenset()
-    for _ in range(k):
-        gains = [(f(S | {e}) - f(S), -e) for e in range(len(costs)) if e not in S]
-        if not gains:
-            break
-        g, e = max(gains)
-        S = S | {-e}
+    for _ in range(min(k, n)):
+        gains = _all_gains(f, S, n)
+        if S:
+            gains[sorted(S)] = -np.inf
+        S = S | {int(np.argmax(gains))}
     return S
 
 
@@ -184,20 +237,70 @@ def bicriteria_alpha(beta: float) -> float:
     return float(-np.expm1(-beta))
 
 
-def greedy_tight_coverage() -> tuple[SetFunction, np.ndarray, int]:
-    """A coverage instance where greedy reaches 3/4 of the optimum with ``k = 2`` and zero costs.
+def greedy_tight_instance(k: int, total_cost: float, tie_margin: float = 1e-9
+                          ) -> tuple[WeightedCoverage, np.ndarray, frozenset]:
+    r"""The greedy-tight coverage instance with costs, on which distorted greedy attains the
+    bi-criteria curve $f(S) - c(S) = (1 - e^{-\beta}) f(O) - \beta\, c(O)$ as $k \to \infty$.
 
-    Items 0..3 of weight 1 and item 4 of weight 0.01; sellers ``{0, 1}``, ``{2, 3}`` (the
-    optimum, value 4) and ``{0, 2, 4}`` (value 2.01, picked first); greedy ends at 3.01.
+    $k$ "good" sellers cover disjoint slices of total value $f(O) = 1$ and cost
+    ``total_cost`` $/k$ each ($c(O) =$ ``total_cost`` $= C$).  Decoy $j = 0..m-1$ covers the
+    fraction $(1 - 1/k)^j / k$ of every slice (disjoint pieces), so after $j$ decoys each good
+    seller and the next decoy both add $(1 - 1/k)^j / k$; each decoy also covers a private item
+    worth ``tie_margin`` times that, so decoys win every tie, and costs what a good seller costs.
+    Distorted greedy idles while $(1 - 1/k)^{k-t-1}/k \le C/k$ (every score is at most 0), then
+    takes the $m$ decoys, $m$ the number of steps with a positive score.  Its welfare,
+    $(1 + \text{tie\_margin})(1 - (1 - 1/k)^m) - mC/k$, tends to $1 - C + C \ln C$ as
+    $k \to \infty$; at $C = e^{-\beta}$ that is $(1 - e^{-\beta}) - \beta e^{-\beta}$, the
+    curve's value for $O$.  With $C = 0$ it is the classical instance on which greedy reaches
+    $1 - (1 - 1/k)^k \to 1 - 1/e$ of the optimum (Nemhauser, Wolsey & Fisher 1978).
+    (Construction ours, from the classical one.)
+
+    Args:
+        k: cardinality limit and number of good sellers (>= 2); total_cost: $C \in [0, 1)$;
+        tie_margin: relative bonus of the decoys (>= 0; float rounding of the gains, about
+            1e-16, must stay below it).
 
     Returns:
-        ``(f, costs, k)`` with ``costs = 0``.
+        ``(f, costs, O)``: sellers ``0..m-1`` are the decoys, ``m..m+k-1`` the good set ``O``.
+
+    Raises:
+        ValueError: for ``k < 2``, ``total_cost`` outside [0, 1) or a negative ``tie_margin``.
     """
-    f = weighted_coverage([[0, 1], [2, 3], [0, 2, 4]], [1.0, 1.0, 1.0, 1.0, 0.01])
-    return f, np.zeros(3), 2
+    if k < 2 or not 0.0 <= total_cost < 1.0 or not tie_margin >= 0.0:
+        raise ValueError("need k >= 2, total_cost in [0, 1) and tie_margin >= 0")
+    c = total_cost / k
+    scale = (1.0 - 1.0 / k) ** (k - 1 - np.arange(k))
+    m = int(np.sum(scale / k * (1.0 + tie_margin) - c > 0))  # steps where a decoy's score is positive
+    gains = (1.0 - 1.0 / k) ** np.arange(m) / k   # decoy j's gain in O's slices, also each good seller's then
+    remainder = 1.0 - gains.sum()
+    # item (j, i) = piece j of slice i (index j k + i); pieces j = m are the uncovered remainders;
+    # items (m + 1) k + j are the decoys' private bonus items
+    weights = np.concatenate([np.repeat(gains / k, k), np.full(k, remainder / k), tie_margin * gains])
+    bonus = (m + 1) * k
+    decoys = [[*range(j * k, (j + 1) * k), bonus + j] for j in range(m)]
+    good = [range(i, (m + 1) * k, k) for i in range(k)]
+    f = WeightedCoverage(decoys + good, weights)
+    return f, np.full(m + k, c), frozenset(range(m, m + k))
 
 
-def descending_auction(f: SetFunction, costs: Sequence[float], rng: np.random.Generator, factor: float = 0.5,
+def two_seller_instance(cost_a: float, cost_b: float) -> tuple[WeightedCoverage, np.ndarray]:
+    r"""Two sellers offering the same service (one item of value 1), costs ``cost_a`` and ``cost_b``.
+
+    With the half-marginal rule and seller A offered first, A is bought at price 1/2 whenever
+    ``cost_a`` $\le 1/2$, after which B adds nothing: welfare $1 - c_A$ against
+    $\tfrac12 f(O) - c(O) = \tfrac12 - c_B$ for $O = \{B\}$, an equality at $c_A = 1/2$,
+    $c_B = 0$; a rule that buys at a factor $\phi > 1/2$ of the marginal value violates the
+    $(1/2, 1)$ guarantee at $c_A = \phi$, $c_B = 0$.
+
+    Raises:
+        ValueError: for negative costs.
+    """
+    if cost_a < 0 or cost_b < 0:
+        raise ValueError("costs must be non-negative")
+    return WeightedCoverage([[0], [0]], [1.0]), np.array([float(cost_a), float(cost_b)])
+
+
+def descending_auction(f: SetFunction, costs: Sequence[float], rng: np.random.Generator | None, factor: float = 0.5,
                        start: float | None = None, max_moves: int = 100_000,
                        schedule: str = "random") -> tuple[frozenset, dict[int, float]]:
     r"""Descending clock auction built on the threshold rule "buy $e$ once its price is at most
@@ -215,7 +318,8 @@ def descending_auction(f: SetFunction, costs: Sequence[float], rng: np.random.Ge
 
     ``schedule="adversarial"`` replaces the random schedule by a greedy adversary: it lowers, all
     the way, the price of the least efficient seller that would be bought (largest
-    $c_e / f(e \mid S)$), and only when no active seller would be bought lets the others quit.
+    $c_e / f(e \mid S)$), and only when no active seller would be bought lets the others quit
+    (deterministic: ``rng`` may be None).
 
     Returns:
         ``(S, payments)``: the sellers bought and the price each was paid.
@@ -227,6 +331,8 @@ def descending_auction(f: SetFunction, costs: Sequence[float], rng: np.random.Ge
     c = np.asarray(costs, dtype=float)
     if np.any(c < 0) or not factor > 0 or schedule not in ("random", "adversarial"):
         raise ValueError("need non-negative costs, factor > 0 and a random or adversarial schedule")
+    if rng is None and schedule == "random":
+        raise ValueError("a random schedule needs a generator (rng)")
     n = c.size
     top = start if start is not None else 2.0 * max(f(frozenset({i})) for i in range(n)) + 1.0
     price = np.full(n, float(top))
