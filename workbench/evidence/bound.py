@@ -140,8 +140,12 @@ class Bound(Evidence):
         margin = float(-np.max(sign * (m - b))) + 0.0
         tol = _tol_text(self.rtol, self.atol)
         label = self.instances[worst] if self.instances else f"instance {worst}"
-        row = {"quantity": f"{self.quantity} (tightest instance)", "measured": fmt(m[worst]),
-               "claimed": f"{self.relation} {fmt(b[worst])}", "tolerance": tol, "reason": self.why}
+        tightness, tight_i, sentence = _bound_tightness(m, b, self.relation)
+        # The row shown: the worst violation, else the tightest instance by the sharpness measure.
+        shown = worst if n_bad or tightness is None else tight_i
+        row = {"quantity": f"{self.quantity} ({'most violated' if n_bad else 'tightest'} instance)",
+               "measured": fmt(m[shown]), "claimed": f"{self.relation} {fmt(b[shown])}", "tolerance": tol,
+               "reason": self.why}
         rows = _per_instance_rows(self.instances, m, [f"{self.relation} {fmt(v)}" for v in b], tol, self.why, row)
         if self.found_by:
             rows.append({"quantity": "how the instances were found", "measured": self.found_by, "claimed": "",
@@ -149,7 +153,6 @@ class Bound(Evidence):
         figure = {"type": "bound", "x": _tolist(self.x) if self.x is not None else list(range(m.size)),
                   "measured": m.tolist(), "bound": b.tolist(), "relation": self.relation,
                   "xlabel": self.xlabel, "ylabel": self.quantity} if m.size > 1 else None
-        tightness, tight_i, sentence = _bound_tightness(m, b, self.relation)
         tight_label = self.instances[tight_i] if self.instances else f"instance {tight_i}"
         sharp = {"measure": "tightness", "value": tightness, "sentence": f"{sentence} (at {tight_label})"}
         headline = {"instances": m.size, "violations": n_bad, "smallest_margin": margin}
