@@ -69,7 +69,7 @@ def test_neuron_factor_gives_the_lifted_hessian_norms(rng):
     lf = sample_lifted_fno(64, 16, 3, rng)
     U = gaussian_random_fields(rng, 3, 16)
     xs = np.array([0, 5, 11])
-    f2 = pair_feature_norms(lf, U, xs)
+    f2 = pair_feature_norms(lf.phis, U, xs)
     r = lf.pnorm2 / lf.width
     F = np.concatenate([U[:, None, :], np.einsum("jxy,iy->ijx", lf.phis, U)], axis=1)
     z = np.stack([lf.V.T @ F[i, :, x] / math.sqrt(lf.width) for i, x in enumerate(xs)])  # (3, m)

@@ -364,3 +364,33 @@ def block_log_max_law(r: float, widths, grid: int = 1500) -> np.ndarray:
     # start where the smallest width's maximum has no mass left below
     start = max(0, int(np.searchsorted(F ** float(widths.min()), 1e-300)) - 1)
     return expected_log_max_from_cdf(t[start:], F[start:], widths)
+
+
+# --------------------------------------------------------------------------- the GD path
+@dataclass
+class DeepONetProblem:
+    """The square loss :func:`loss` of a DeepONet on a training grid, as a function of the flat
+    parameter vector (the interface of :func:`simulations.nets.operators.contraction_along_path`).
+
+    Attributes:
+        net: the network at the start; U: ``(N, s)`` inputs; ys: ``(M, d)`` queries; Y: ``(N, M)``.
+    """
+
+    net: DeepONet
+    U: np.ndarray
+    ys: np.ndarray
+    Y: np.ndarray
+
+    def start(self) -> np.ndarray:
+        return self.net.flat()
+
+    def loss_and_gradient(self, w: np.ndarray) -> tuple[float, np.ndarray]:
+        """The loss and its exact gradient at the parameters ``w``."""
+        net = self.net.with_flat(w)
+        return loss(net, self.U, self.ys, self.Y), loss_gradient(net, self.U, self.ys, self.Y)
+
+    def top_curvature(self, w: np.ndarray, rng: np.random.Generator, tol: float = 1e-8) -> float:
+        """Largest eigenvalue of the loss Hessian at ``w`` (Lanczos on gradient differences)."""
+        from .operators import top_loss_curvature
+
+        return top_loss_curvature(self.loss_and_gradient, w, rng, tol)

@@ -405,19 +405,25 @@ class LiftedProblem:
         return loss, np.concatenate([gV.ravel(), gQ])
 
     def top_curvature(self, w: np.ndarray, rng: np.random.Generator, tol: float = 1e-8) -> float:
-        """Largest eigenvalue of the loss Hessian at ``w`` (Lanczos, scipy ``eigsh``, on central
-        differences of the exact gradient with step ``1e-5`` relative to the typical entry)."""
-        from scipy.sparse.linalg import LinearOperator, eigsh
+        """Largest eigenvalue of the loss Hessian at ``w`` (:func:`top_loss_curvature`)."""
+        return top_loss_curvature(self.loss_and_gradient, w, rng, tol)
 
-        h = 1e-5 * max(1.0, float(np.linalg.norm(w)) / math.sqrt(w.size))
 
-        def hvp(v):
-            v = np.ravel(v)
-            return (self.loss_and_gradient(w + h * v)[1] - self.loss_and_gradient(w - h * v)[1]) / (2 * h)
+def top_loss_curvature(loss_and_gradient, w: np.ndarray, rng: np.random.Generator, tol: float = 1e-8) -> float:
+    """Largest eigenvalue of the Hessian of a loss at ``w``: Lanczos (scipy ``eigsh``, relative
+    tolerance ``tol``) on central differences of its exact gradient ``loss_and_gradient(w)[1]``,
+    with step ``1e-5`` relative to the typical entry of ``w``."""
+    from scipy.sparse.linalg import LinearOperator, eigsh
 
-        op = LinearOperator((w.size, w.size), matvec=hvp, dtype=float)
-        return float(eigsh(op, k=1, which="LA", v0=rng.standard_normal(w.size), tol=tol,
-                           return_eigenvectors=False)[0])
+    h = 1e-5 * max(1.0, float(np.linalg.norm(w)) / math.sqrt(w.size))
+
+    def hvp(v):
+        v = np.ravel(v)
+        return (loss_and_gradient(w + h * v)[1] - loss_and_gradient(w - h * v)[1]) / (2 * h)
+
+    op = LinearOperator((w.size, w.size), matvec=hvp, dtype=float)
+    return float(eigsh(op, k=1, which="LA", v0=rng.standard_normal(w.size), tol=tol,
+                       return_eigenvectors=False)[0])
 
 
 def lifted_problem(lf: LiftedFNO, U, Y, pairs=None) -> LiftedProblem:
@@ -436,62 +442,66 @@ def lifted_problem(lf: LiftedFNO, U, Y, pairs=None) -> LiftedProblem:
     return LiftedProblem(lf, feats, np.asarray(targets, dtype=float))
 
 
-def contraction_along_path(problem: LiftedProblem, omega: float, steps: int, converge_steps: int,
+def contraction_along_path(problem, omega: float, steps: int, converge_steps: int,
                            rng: np.random.Generator, beta_factor: float = 1.0) -> dict[str, np.ndarray]:
     """The RSC-and-smoothness contraction of gradient descent, measured along its path.
 
-    Runs GD with step ``eta = omega / beta`` from ``problem.start()``: first ``converge_steps`` steps
-    with ``beta`` the top curvature at the start, to find the point ``w*`` (and ``L* = L(w*)``) that
-    GD reaches; then ``beta`` is the largest top curvature met at the first ``steps + 1`` path points
-    (times ``beta_factor``, which a control may set below 1), and the path is run again with
-    ``eta = omega / beta``.  For each step ``t < steps``:
+    ``problem`` has ``start()``, ``loss_and_gradient(w)`` and ``top_curvature(w, rng)`` (a
+    :class:`LiftedProblem` or a :class:`simulations.nets.deeponet.DeepONetProblem`).  ``beta`` is the largest top curvature of the loss at the first ``steps + 1`` points of the GD
+    path with step ``omega / beta`` (found by running that path and raising ``beta`` until it
+    covers the curvature the path meets; at most four rounds).  GD with ``eta = omega / beta`` is
+    then run for ``converge_steps`` steps to the point ``w*`` it reaches (``L* = L(w*)``), and the
+    checked path is its first ``steps`` steps; with ``beta_factor != 1`` (a control) the checked
+    path instead uses the wrong constant ``beta' = beta_factor * beta`` (step ``omega / beta'``) and
+    so does its bound.  For each checked step ``t``:
 
     * ``alpha_t = 2 [L* - L_t - <w* - w_t, g_t>] / ||w* - w_t||^2``: the restricted strong convexity
-      modulus of the loss at ``w_t`` toward ``w*`` (RSC at ``w*`` with any modulus up to it);
+      modulus of the loss at ``w_t`` toward ``w*`` (RSC holds there with any modulus up to it);
     * ``decrease_t = (L_t - L_{t+1}) / (L_t - L*)``: the fraction of the excess loss removed;
-    * ``bound_t = omega (2 - omega) alpha_t / beta``: the fraction the RSC-smoothness argument
-      guarantees (``L_{t+1} - L* <= (1 - omega (2 - omega) alpha_t / beta)(L_t - L*)``).
+    * ``bound_t = omega (2 - omega) alpha_t / beta'``: the fraction that RSC and smoothness
+      guarantee, ``L_{t+1} - L* <= (1 - omega (2 - omega) alpha_t / beta)(L_t - L*)``.
 
-    Returns a dict of arrays ``alpha``, ``decrease``, ``bound``, ``excess`` (``L_t - L*``) and the
-    floats ``beta``, ``loss_star``, ``loss_0``.
+    Returns a dict with the arrays ``alpha``, ``decrease``, ``bound``, ``excess`` (``L_t - L*``) and
+    the floats ``beta`` (the constant used), ``loss_star``, ``loss_0``.
 
     Raises:
-        ValueError: unless ``0 < omega``, ``steps >= 1`` and ``converge_steps > steps``.
+        ValueError: unless ``omega > 0``, ``beta_factor > 0``, ``steps >= 1`` and
+            ``converge_steps > steps``.
     """
-    if omega <= 0 or steps < 1 or converge_steps <= steps:
-        raise ValueError("need omega > 0, steps >= 1 and converge_steps > steps")
+    if omega <= 0 or beta_factor <= 0 or steps < 1 or converge_steps <= steps:
+        raise ValueError("need omega > 0, beta_factor > 0, steps >= 1 and converge_steps > steps")
     w0 = problem.start()
-    beta0 = problem.top_curvature(w0, rng)
-    w = w0.copy()
-    path = [w0.copy()]
-    for t in range(converge_steps):
-        _, g = problem.loss_and_gradient(w)
-        w = w - (omega / beta0) * g
-        if t < steps:
-            path.append(w.copy())
-    beta = beta_factor * max(problem.top_curvature(p, rng) for p in path)
-    eta = omega / beta
-    w = w0.copy()
-    losses, grads, points = [], [], []
-    for t in range(converge_steps + 1):
-        loss, g = problem.loss_and_gradient(w)
-        if t <= steps:
-            losses.append(loss)
-            grads.append(g)
+
+    def path(eta, count):
+        w, points = w0.copy(), [w0.copy()]
+        for _ in range(count):
+            w = w - eta * problem.loss_and_gradient(w)[1]
             points.append(w.copy())
-        if t < converge_steps:
-            w = w - eta * g
-    w_star = w
+        return points
+
+    beta = problem.top_curvature(w0, rng)
+    for _ in range(4):
+        met = max(problem.top_curvature(q, rng) for q in path(omega / beta, steps))
+        if met <= beta:
+            break
+        beta = met
+    points = path(omega / beta, converge_steps)
+    w_star = points[-1]
     loss_star = problem.loss_and_gradient(w_star)[0]
-    L = np.array(losses)
+    used = beta_factor * beta
+    checked = points[:steps + 1] if beta_factor == 1.0 else path(omega / used, steps)
+    evaluated = [problem.loss_and_gradient(q) for q in checked]
+    L = np.array([e[0] for e in evaluated])
     alpha = np.empty(steps)
     for t in range(steps):
-        d = w_star - points[t]
-        alpha[t] = 2 * (loss_star - L[t] - d @ grads[t]) / (d @ d)
+        d = w_star - checked[t]
+        dd = float(d @ d)
+        alpha[t] = 2 * (loss_star - L[t] - d @ evaluated[t][1]) / dd if dd > 0 else np.nan
     excess = L[:steps] - loss_star
-    return {"alpha": alpha, "decrease": (L[:steps] - L[1:steps + 1]) / excess,
-            "bound": omega * (2 - omega) * alpha / beta, "excess": excess, "beta": beta,
-            "loss_star": loss_star, "loss_0": float(L[0])}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        decrease = (L[:steps] - L[1:steps + 1]) / excess
+    return {"alpha": alpha, "decrease": decrease, "bound": omega * (2 - omega) * alpha / used,
+            "excess": excess, "beta": used, "loss_star": loss_star, "loss_0": float(L[0])}
 
 
 # --------------------------------------------------------------------------- law of the Hessian norm
@@ -528,8 +538,10 @@ def hessian_log_max_law(f2_values, widths, quantiles: int = 2**16) -> np.ndarray
     return np.mean(rows, axis=0)
 
 
-def pair_feature_norms(lf: LiftedFNO, U, xs) -> np.ndarray:
-    """``|f|^2`` of the features ``(u_i(x_i), (Phi_j u_i)(x_i))`` for each pair ``(U[i], xs[i])``."""
-    _, F = _lifted_pre(lf, U)
+def pair_feature_norms(phis: np.ndarray, U, xs) -> np.ndarray:
+    """``|f|^2`` of the features ``(u_i(x_i), (Phi_j u_i)(x_i))`` for each pair ``(U[i], xs[i])``
+    (``phis`` from :func:`fourier_projections`)."""
+    U = np.atleast_2d(np.asarray(U, dtype=float))
+    F = np.concatenate([U[:, None, :], np.einsum("jxy,iy->ijx", phis, U)], axis=1)
     idx = np.arange(len(xs))
-    return np.sum(F[idx, :, xs] ** 2, axis=1)
+    return np.sum(F[idx, :, np.asarray(xs)] ** 2, axis=1)
