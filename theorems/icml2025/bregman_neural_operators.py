@@ -370,8 +370,9 @@ DEPTH_PARAMS = {
        method="Per seed: fresh Burgers data ($\\nu = 0.01$, $T = 0.5$, Gaussian random initial "
               "conditions, solved exactly by the Cole-Hopf transform), one shared lifting and projection, "
               "FNO and BFNO (softplus with $\\beta = 1000$, BFNO blocks started at zero as in the authors' "
-              "code) trained with Adam on the relative $L^2$ error; paired Student-t intervals (95\\%) of "
-              "the mean difference of log test errors over seeds, one per statement.",
+              "code; linear lifting and projection where the authors use small MLPs) trained with Adam on "
+              "the relative $L^2$ error; paired Student-t intervals (95\\%) of the mean difference of log "
+              "test errors over seeds, one per statement.",
        params=DEPTH_PARAMS, budget=300.0, expect="REFUTED",
        expect_reason="at the quick profile's size (8 channels, 150 Adam steps) the FNO's test error falls from 4 "
                      "to 16 layers instead of growing (the BFNO's falls too, and neither is resolved as more "
