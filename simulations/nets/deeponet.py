@@ -321,3 +321,76 @@ def cross_block_limit(u, y, basis: int) -> float:
     yh = np.append(np.atleast_1d(np.asarray(y, dtype=float)).ravel(), 1.0)
     rf, rg = np.linalg.norm(u) / math.sqrt(u.size), np.linalg.norm(yh) / math.sqrt(yh.size)
     return math.sqrt(_tanh_kernel_limit(rf) * _tanh_kernel_limit(rg) / basis)
+
+
+# --------------------------------------------------------------------------- law of the block norms
+def block_neuron_cdf(t, r: float, z_quantiles: int = 1024) -> np.ndarray:
+    """Distribution function at ``t`` of the per-neuron factor of a within-net Hessian block.
+
+    The branch block of :func:`hessian_block_norms` is ``c |g| m^{-1/2} max_c h(xi_c, z_c)`` with
+    ``h(xi, z) = |xi| r^2 |tanh''(z)|/2 + sqrt(xi^2 r^4 tanh''(z)^2/4 + r^2 tanh'(z)^2)``, where at
+    initialisation ``xi_c = (A_b^T g)_c / |g| ~ N(0, 1)`` and ``z_c ~ N(0, r^2)``, all independent
+    (``r = |u| / sqrt(s)``; the trunk block likewise with ``r = |yhat| / sqrt(d + 1)``).  Since ``h``
+    increases with ``|xi|``: ``h <= t`` iff ``t > b`` and ``|xi| <= (t^2 - b^2) / (t a)`` with
+    ``a = r^2 |tanh''(z)|``, ``b = r tanh'(z)``; the expectation over ``z`` uses ``z_quantiles``
+    equal-probability points of ``|N(0, r^2)|`` (``h`` is even in ``z``).
+    """
+    from scipy.special import ndtr
+
+    from .extremes import half_normal_quantiles
+
+    z = r * half_normal_quantiles(z_quantiles)
+    th = np.tanh(z)
+    a = r**2 * np.abs(2 * th * (1 - th**2))
+    b = r * (1 - th**2)
+    t = np.atleast_1d(np.asarray(t, dtype=float))[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xi = np.where(a > 0, (t**2 - b**2) / (t * a), np.inf)
+    p = np.where(t > b, 2 * ndtr(xi) - 1, 0.0)
+    return p.mean(axis=1)
+
+
+def block_log_max_law(r: float, widths, grid: int = 1500) -> np.ndarray:
+    """``E log max_{c <= m} h(xi_c, z_c)`` (:func:`block_neuron_cdf`) for each width ``m``."""
+    from .extremes import expected_log_max_from_cdf
+
+    widths = np.atleast_1d(widths)
+    th = np.tanh(r * np.linspace(0, 12, 20001))
+    a_max = float(np.max(r**2 * np.abs(2 * th * (1 - th**2))))
+    hi = 10 * a_max + r  # |xi| <= 10 carries all but 2e-23 of the mass
+    lo = 1e-3 * r
+    t = np.geomspace(lo, hi, grid)
+    F = block_neuron_cdf(t, r)
+    # start where the smallest width's maximum has no mass left below
+    start = max(0, int(np.searchsorted(F ** float(widths.min()), 1e-300)) - 1)
+    return expected_log_max_from_cdf(t[start:], F[start:], widths)
+
+
+# --------------------------------------------------------------------------- the GD path
+@dataclass
+class DeepONetProblem:
+    """The square loss :func:`loss` of a DeepONet on a training grid, as a function of the flat
+    parameter vector (the interface of :func:`simulations.nets.operators.contraction_along_path`).
+
+    Attributes:
+        net: the network at the start; U: ``(N, s)`` inputs; ys: ``(M, d)`` queries; Y: ``(N, M)``.
+    """
+
+    net: DeepONet
+    U: np.ndarray
+    ys: np.ndarray
+    Y: np.ndarray
+
+    def start(self) -> np.ndarray:
+        return self.net.flat()
+
+    def loss_and_gradient(self, w: np.ndarray) -> tuple[float, np.ndarray]:
+        """The loss and its exact gradient at the parameters ``w``."""
+        net = self.net.with_flat(w)
+        return loss(net, self.U, self.ys, self.Y), loss_gradient(net, self.U, self.ys, self.Y)
+
+    def top_curvature(self, w: np.ndarray, rng: np.random.Generator, tol: float = 1e-8) -> float:
+        """Largest eigenvalue of the loss Hessian at ``w`` (Lanczos on gradient differences)."""
+        from .operators import top_loss_curvature
+
+        return top_loss_curvature(self.loss_and_gradient, w, rng, tol)

@@ -356,3 +356,192 @@ def relative_kernel_change(before: LiftedFNO, after: LiftedFNO, U) -> float:
     """``||K_after - K_before||_F / ||K_before||_F`` for the tangent kernel on inputs ``U``."""
     K0, K1 = tangent_kernel(before, U), tangent_kernel(after, U)
     return float(np.linalg.norm(K1 - K0) / np.linalg.norm(K0))
+
+
+# --------------------------------------------------------------------------- the GD path in lifted coordinates
+@dataclass
+class LiftedProblem:
+    """The square loss of a lifted FNO on a training set, in the coordinates ``w = (V / ||P||, Q)``.
+
+    In these coordinates the loss of the full model is ``L(w)``, gradient descent on the full
+    parameters ``theta = (Theta, Q)`` with step ``eta`` is gradient descent on ``w`` with the same step
+    (every gradient in ``Theta_j`` is ``s_j P^T``, which moves ``V_j / ||P||`` by ``-eta ||P|| s_j``, the
+    gradient in ``V_j / ||P||``), and distances, inner products and curvatures of ``theta``-space
+    moves equal those of ``w``-space moves (directions of ``Theta`` orthogonal to ``P`` leave the
+    loss unchanged and are never moved).
+
+    Attributes:
+        lf: the network (its ``V`` and ``Q`` are the starting point).
+        features: ``(J + 1, M)``: the features ``(u_i(x), (Phi_j u_i)(x))`` of the ``M`` training
+            pairs ``(i, x)``.
+        targets: ``(M,)``.
+    """
+
+    lf: LiftedFNO
+    features: np.ndarray
+    targets: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return self.lf.V.size + self.lf.Q.size
+
+    def start(self) -> np.ndarray:
+        """``w_0 = (V / ||P||, Q)`` flattened."""
+        return np.concatenate([(self.lf.V / math.sqrt(self.lf.pnorm2)).ravel(), self.lf.Q])
+
+    def loss_and_gradient(self, w: np.ndarray) -> tuple[float, np.ndarray]:
+        """``L(w) = (1 / 2M) sum (G - y)^2`` and its exact gradient in ``w``."""
+        lf, m, s = self.lf, self.lf.width, self.lf.out_scale
+        pn = math.sqrt(lf.pnorm2)
+        V = pn * w[:lf.V.size].reshape(lf.V.shape)
+        Q = w[lf.V.size:]
+        t = np.tanh(V.T @ self.features / math.sqrt(m))  # (m, M)
+        R = s * (Q @ t) - self.targets
+        loss = float(0.5 * np.mean(R**2))
+        R = R / R.size
+        gQ = s * (t @ R)
+        S = (s * Q)[:, None] * (1 - t**2) * R[None, :]
+        gV = pn * (self.features @ S.T) / math.sqrt(m)
+        return loss, np.concatenate([gV.ravel(), gQ])
+
+    def top_curvature(self, w: np.ndarray, rng: np.random.Generator, tol: float = 1e-8) -> float:
+        """Largest eigenvalue of the loss Hessian at ``w`` (:func:`top_loss_curvature`)."""
+        return top_loss_curvature(self.loss_and_gradient, w, rng, tol)
+
+
+def top_loss_curvature(loss_and_gradient, w: np.ndarray, rng: np.random.Generator, tol: float = 1e-8) -> float:
+    """Largest eigenvalue of the Hessian of a loss at ``w``: Lanczos (scipy ``eigsh``, relative
+    tolerance ``tol``) on central differences of its exact gradient ``loss_and_gradient(w)[1]``,
+    with step ``1e-5`` relative to the typical entry of ``w``."""
+    from scipy.sparse.linalg import LinearOperator, eigsh
+
+    h = 1e-5 * max(1.0, float(np.linalg.norm(w)) / math.sqrt(w.size))
+
+    def hvp(v):
+        v = np.ravel(v)
+        return (loss_and_gradient(w + h * v)[1] - loss_and_gradient(w - h * v)[1]) / (2 * h)
+
+    op = LinearOperator((w.size, w.size), matvec=hvp, dtype=float)
+    return float(eigsh(op, k=1, which="LA", v0=rng.standard_normal(w.size), tol=tol,
+                       return_eigenvectors=False)[0])
+
+
+def lifted_problem(lf: LiftedFNO, U, Y, pairs=None) -> LiftedProblem:
+    """The training problem of ``lf`` on inputs ``U`` ``(N, n)`` and targets ``Y`` ``(N, n)``, over all
+    grid points or over the ``(i, x)`` pairs listed in ``pairs``."""
+    U = np.atleast_2d(np.asarray(U, dtype=float))
+    Y = np.atleast_2d(np.asarray(Y, dtype=float))
+    F = np.concatenate([U[:, None, :], np.einsum("jxy,iy->ijx", lf.phis, U)], axis=1)  # (N, J+1, n)
+    if pairs is None:
+        feats = F.transpose(1, 0, 2).reshape(F.shape[1], -1)
+        targets = Y.ravel()
+    else:
+        idx, xs = np.asarray(pairs).T
+        feats = F[idx, :, xs].T
+        targets = Y[idx, xs]
+    return LiftedProblem(lf, feats, np.asarray(targets, dtype=float))
+
+
+def contraction_along_path(problem, omega: float, steps: int, converge_steps: int,
+                           rng: np.random.Generator, beta_factor: float = 1.0) -> dict[str, np.ndarray]:
+    """The RSC-and-smoothness contraction of gradient descent, measured along its path.
+
+    ``problem`` has ``start()``, ``loss_and_gradient(w)`` and ``top_curvature(w, rng)`` (a
+    :class:`LiftedProblem` or a :class:`simulations.nets.deeponet.DeepONetProblem`).  ``beta`` is the largest top curvature of the loss at the first ``steps + 1`` points of the GD
+    path with step ``omega / beta`` (found by running that path and raising ``beta`` until it
+    covers the curvature the path meets; at most four rounds).  GD with ``eta = omega / beta`` is
+    then run for ``converge_steps`` steps to the point ``w*`` it reaches (``L* = L(w*)``), and the
+    checked path is its first ``steps`` steps; with ``beta_factor != 1`` (a control) the checked
+    path instead uses the wrong constant ``beta' = beta_factor * beta`` (step ``omega / beta'``) and
+    so does its bound.  For each checked step ``t``:
+
+    * ``alpha_t = 2 [L* - L_t - <w* - w_t, g_t>] / ||w* - w_t||^2``: the restricted strong convexity
+      modulus of the loss at ``w_t`` toward ``w*`` (RSC holds there with any modulus up to it);
+    * ``decrease_t = (L_t - L_{t+1}) / (L_t - L*)``: the fraction of the excess loss removed;
+    * ``bound_t = omega (2 - omega) alpha_t / beta'``: the fraction that RSC and smoothness
+      guarantee, ``L_{t+1} - L* <= (1 - omega (2 - omega) alpha_t / beta)(L_t - L*)``.
+
+    Returns a dict with the arrays ``alpha``, ``decrease``, ``bound``, ``excess`` (``L_t - L*``) and
+    the floats ``beta`` (the constant used), ``loss_star``, ``loss_0``.
+
+    Raises:
+        ValueError: unless ``omega > 0``, ``beta_factor > 0``, ``steps >= 1`` and
+            ``converge_steps > steps``.
+    """
+    if omega <= 0 or beta_factor <= 0 or steps < 1 or converge_steps <= steps:
+        raise ValueError("need omega > 0, beta_factor > 0, steps >= 1 and converge_steps > steps")
+    w0 = problem.start()
+
+    def path(eta, count):
+        w, points = w0.copy(), [w0.copy()]
+        for _ in range(count):
+            w = w - eta * problem.loss_and_gradient(w)[1]
+            points.append(w.copy())
+        return points
+
+    beta = problem.top_curvature(w0, rng)
+    for _ in range(4):
+        met = max(problem.top_curvature(q, rng) for q in path(omega / beta, steps))
+        if met <= beta:
+            break
+        beta = met
+    points = path(omega / beta, converge_steps)
+    w_star = points[-1]
+    loss_star = problem.loss_and_gradient(w_star)[0]
+    used = beta_factor * beta
+    checked = points[:steps + 1] if beta_factor == 1.0 else path(omega / used, steps)
+    evaluated = [problem.loss_and_gradient(q) for q in checked]
+    L = np.array([e[0] for e in evaluated])
+    alpha = np.empty(steps)
+    for t in range(steps):
+        d = w_star - checked[t]
+        dd = float(d @ d)
+        alpha[t] = 2 * (loss_star - L[t] - d @ evaluated[t][1]) / dd if dd > 0 else np.nan
+    excess = L[:steps] - loss_star
+    with np.errstate(divide="ignore", invalid="ignore"):
+        decrease = (L[:steps] - L[1:steps + 1]) / excess
+    return {"alpha": alpha, "decrease": decrease, "bound": omega * (2 - omega) * alpha / used,
+            "excess": excess, "beta": used, "loss_star": loss_star, "loss_0": float(L[0])}
+
+
+# --------------------------------------------------------------------------- law of the Hessian norm
+def neuron_hessian_factor(z, f2, r: float = 1.0) -> np.ndarray:
+    """``sqrt(m)`` times the spectral norm of neuron ``c``'s 2x2 block of the output Hessian.
+
+    With ``z = z_c`` the neuron's pre-activation, ``f2 = |f|^2`` (the squared norm of the features
+    ``(u(x), (Phi_j u)(x))`` at the grid point) and ``r = ||P||^2 / m``: the block is
+    ``[[a, b], [b, 0]] / sqrt(m)`` with ``a = +-tanh''(z) f2 r`` and ``b = tanh'(z) sqrt(f2 r)``
+    (:func:`output_hessian_norm_closed_form`), so the factor is ``|a|/2 + sqrt(a^2/4 + b^2)``.
+    """
+    t = np.tanh(np.asarray(z, dtype=float))
+    d1 = 1 - t**2
+    a = np.abs(2 * t * d1) * f2 * r
+    b = d1 * np.sqrt(f2 * r)
+    return a / 2 + np.sqrt(a**2 / 4 + b**2)
+
+
+def hessian_log_max_law(f2_values, widths, quantiles: int = 2**16) -> np.ndarray:
+    """``mean_i E log max_{c <= m} h(z_c; f2_i)`` for each width ``m``, with ``z_c`` i.i.d.
+    ``N(0, f2_i)`` and ``h`` = :func:`neuron_hessian_factor` at ``r = 1``.
+
+    At initialisation ``z_c ~ N(0, r f2)`` given ``P`` with ``r = ||P||^2 / m -> 1``, so for the
+    geometric mean over pairs ``i`` of the output-Hessian norms, ``E log cost = -(1/2) log m`` plus
+    this (up to the ``O(1/m)`` effect of ``r``).  The slope of this against ``log m`` is the
+    finite-width bias of a rate fit of the cost (``h`` is even in ``z``: the quadrature uses
+    ``quantiles`` equal-probability points of ``|N(0, f2)|``).
+    """
+    from .extremes import expected_log_max_discrete, half_normal_quantiles
+
+    q = half_normal_quantiles(quantiles)
+    rows = [expected_log_max_discrete(neuron_hessian_factor(np.sqrt(f2) * q, f2), widths)
+            for f2 in np.atleast_1d(f2_values)]
+    return np.mean(rows, axis=0)
+
+
+def pair_feature_norms(phis: np.ndarray, U, xs) -> np.ndarray:
+    """``|f|^2`` of the features ``(u_i(x_i), (Phi_j u_i)(x_i))`` for each pair ``(U[i], xs[i])``
+    (``phis`` from :func:`fourier_projections`)."""
+    U = np.atleast_2d(np.asarray(U, dtype=float))
+    F = np.concatenate([U[:, None, :], np.einsum("jxy,iy->ijx", phis, U)], axis=1)
+    idx = np.arange(len(xs))
+    return np.sum(F[idx, :, np.asarray(xs)] ** 2, axis=1)
