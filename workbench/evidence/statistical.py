@@ -240,10 +240,14 @@ class Comparison(Evidence):
                "claimed": f"{'<' if sign > 0 else '>'} {fmt(-sign * self.margin)}",
                "tolerance": f"{self.level:.0%} {'bootstrap' if self.bootstrap else 't'} interval", "reason": self.why}
         largest = -e_hi  # the largest margin m with e_hi < -m
-        sharp = {"measure": "largest margin verified", "value": largest, "range": [lo, hi],
-                 "sentence": (f"the effect lies in [{fmt(lo, 3)}, {fmt(hi, 3)}]; the evidence would verify any margin "
-                              f"below {fmt(largest, 3)}" if largest > 0 else
-                              f"the effect lies in [{fmt(lo, 3)}, {fmt(hi, 3)}], which does not exclude 0")}
+        effect = f"the effect lies in [{fmt(lo, 3)}, {fmt(hi, 3)}]"
+        if largest > 0:
+            sentence = f"{effect}; the evidence would verify any margin below {fmt(largest, 3)}"
+        elif e_lo > 0:
+            sentence = f"{effect}, wholly on the other side of 0 from the claimed direction"
+        else:
+            sentence = f"{effect}, which does not exclude 0"
+        sharp = {"measure": "largest margin verified", "value": largest, "range": [lo, hi], "sentence": sentence}
         kw = {"rows": [row], "error_probability": (1 - self.level) / 2,
               "headline": {"mean_difference": mean, "ci_low": lo, "ci_high": hi}, "sharpness": sharp}
         ci = f"mean difference {fmt(mean)} with {self.level:.0%} interval [{fmt(lo)}, {fmt(hi)}] over {d.size} pairs"
