@@ -56,7 +56,7 @@ def _run(module, tmp_path, **kw):
 def test_the_key_covers_the_called_simulations_module(paper):
     module, _ = paper
     digests = cache.code_digests(module.REG.claims["cache_paper.square_of_two"])
-    assert set(digests) == {"wbtmp_paper", "wbtmp_sim.core", *cache.ENGINE_MODULES}
+    assert set(digests) == {"wbtmp_paper", "wbtmp_sim", "wbtmp_sim.core", *cache.ENGINE_MODULES}
 
 
 def test_rerun_comes_from_cache_and_an_edit_of_called_code_misses(paper, tmp_path):
@@ -157,3 +157,48 @@ def test_outside_packages_enter_by_code_when_editable_and_by_version_when_instal
         cache._top_level_distributions.cache_clear()
         cache._editable.cache_clear()
         cache._version.cache_clear()
+
+
+LAZY_PAPER = PAPER_MODULE.replace("from wbtmp_sim.core import measured\n", "").replace(
+    '    return Identity(measured(', '    from wbtmp_sim.core import measured  # imported only when it runs\n'
+    '    return Identity(measured(')
+
+
+def test_a_helper_imported_inside_a_function_is_in_the_key(tmp_path, monkeypatch):
+    """A helper the claim imports lazily (inside its body) is followed through the source's
+    imports: breaking it makes the next run miss the cache and come out refuted."""
+    pkg = tmp_path / "src" / "wbtmp_sim"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "core.py").write_text(SIM)
+    (tmp_path / "src" / "wbtmp_lazy.py").write_text(LAZY_PAPER.replace('slug="cache_paper"', 'slug="lazy_paper"'))
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    try:
+        module = importlib.import_module("wbtmp_lazy")
+        assert "wbtmp_sim.core" in cache.code_digests(module.REG.claims["lazy_paper.square_of_two"])
+        first = _run(module, tmp_path)
+        assert first.results[0]["verdict"] == "VERIFIED"
+        (pkg / "core.py").write_text(SIM.replace("x * x", "x * x + 1.0"))
+        sys.modules.pop("wbtmp_sim.core")  # as a new process would, import the edited helper afresh
+        second = _run(module, tmp_path)
+        assert second.results[0]["provenance"] == "ran: wbtmp_sim.core changed"
+        assert second.results[0]["verdict"] == "REFUTED"
+    finally:
+        for name in ("wbtmp_lazy", "wbtmp_sim", "wbtmp_sim.core"):
+            sys.modules.pop(name, None)
+
+
+def test_a_run_without_the_cache_replaces_a_stale_entry(paper, tmp_path):
+    module, core = paper
+    assert _run(module, tmp_path).results[0]["verdict"] == "VERIFIED"
+    # Pretend the cache holds a result that no longer matches the code: a fresh run without the
+    # cache must replace it, so the next cached run serves the fresh result.
+    key = cache.CacheKey.of(module.REG.claims["cache_paper.square_of_two"], "quick", 0, {})
+    store = cache.ResultCache(tmp_path / "db" / "cache")
+    record, _ = store.lookup(key)
+    record["note"] = "stale"
+    store.store(key, record)
+    assert _run(module, tmp_path).results[0]["note"] == "stale"
+    assert _run(module, tmp_path, cache=False).results[0]["provenance"] == "ran (cache off)"
+    again = _run(module, tmp_path)
+    assert again.results[0]["provenance"] == "cache" and again.results[0]["note"] == ""

@@ -95,3 +95,30 @@ def test_list_shows_statements_not_checked(monkeypatch, capsys):
     assert "not checked (headline): Deciding the phase is NP-hard." in capsys.readouterr().out
     assert cli.main(["list", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["sweeps"][1] == {"a": [-1.0, 0.0, 1.0]}
+
+
+def test_new_paper_writes_a_module_that_runs_sharply_and_a_test_beside_its_package(tmp_path, monkeypatch, capsys):
+    pkg = tmp_path / "my-papers" / "my_papers"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    assert cli.main(["new-paper", "template_paper", "--dir", str(pkg)]) == 0
+    test_file = tmp_path / "my-papers" / "tests" / "test_template_paper.py"
+    assert test_file.exists() and "import my_papers.template_paper" in test_file.read_text()
+    monkeypatch.syspath_prepend(str(tmp_path / "my-papers"))
+    import importlib
+
+    from workbench import REGISTRY
+    from workbench.conformance import documentation_problems
+    from workbench.execute import run_claim
+
+    importlib.import_module("my_papers.template_paper")
+    try:
+        claim = REGISTRY.claims["template_paper.sample_mean_error"]
+        result = run_claim(claim)
+        assert result.verdict.value == "VERIFIED" and result.grade == "sharp"
+        assert any("REPLACE" in p for p in documentation_problems(claim))  # placeholders must be filled
+    finally:
+        for cid in [c for c in REGISTRY.claims if c.startswith("template_paper.")]:
+            REGISTRY.remove(cid)
+    assert cli.main(["new-paper", "template_paper", "--dir", str(pkg)]) == 2  # nothing overwritten
+    assert "exists" in capsys.readouterr().err

@@ -80,7 +80,7 @@ def _registry() -> Registry:
 def test_claims_with_refused_latex_are_rejected_where_they_are_written():
     with pytest.raises(ClaimDefinitionError, match=r"\\input"):
         claim(HOSTILE, role="headline", source="s", evidence="identity", statement=r"\input{/etc/passwd}",
-              registry=Registry())
+              registry=Registry())(lambda ctx: None)
 
 
 @needs_tex

@@ -230,10 +230,10 @@ def _paper(**kw):
 def test_role_is_required_and_reconstruction_names_its_source():
     reg = Registry()
     with pytest.raises(ClaimDefinitionError, match="role"):
-        claim(_paper(), source="s", evidence="bound", statement="s", registry=reg)
+        claim(_paper(), source="s", evidence="bound", statement="s", registry=reg)(lambda ctx: None)
     with pytest.raises(ClaimDefinitionError, match="reconstructed_from"):
         claim(_paper(), role="headline", source="s", evidence="bound", statement="s", reconstructed=True,
-              registry=reg)
+              registry=reg)(lambda ctx: None)
     c = claim(_paper(), role="headline", source="s", evidence="bound", statement="s", registry=reg,
               reconstructed_from="the abstract")(lambda ctx: None)
     assert c.reconstructed and c.reconstructed_from == "the abstract"

@@ -285,7 +285,8 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
             run_id = store.start_run(seed=seed, profile=profile, jobs=jobs, backend=backend,
                                      selection=[c.id for c in claims],
                                      metadata=run_metadata(jobs, backend, claims) | {"scheduler": scheduler})
-        results = ResultCache(Path(db).parent / "cache", warn=_cache_warning()) if cache else None
+        # Without the cache a run reads nothing from it, but its fresh results replace stale entries.
+        results = ResultCache(Path(db).parent / "cache", warn=_cache_warning(), read=cache)
         try:
             with parallel_backend(backend, scheduler, jobs) as (backend_name, workers):
                 interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=workers,
@@ -376,7 +377,7 @@ def _run_cached(c: Claim, cache: ResultCache | None, **kw: Any) -> tuple[ClaimRe
     result = run_claim(c, **kw)
     if not has_error(result):  # a failure may be passing: never cache it
         cache.store(key, result_record(result))
-    return result, f"ran: {why}"
+    return result, "ran (cache off)" if not cache.read else f"ran: {why}"
 
 
 def _line(result: ClaimResult, provenance: str = "") -> str:
@@ -454,7 +455,7 @@ def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str
                                 jobs=workers if backend_name != "sequential" else 1, progress=advance,
                                 in_registry=registry is None,
                                 metadata=run_metadata(workers, backend_name, [c]) | {"scheduler": scheduler},
-                                cache=ResultCache(Path(db).parent / "cache", warn=_cache_warning()) if cache else None)
+                                cache=ResultCache(Path(db).parent / "cache", warn=_cache_warning(), read=cache))
         if out is not None:
             from .report import sweep_figure
 

@@ -66,7 +66,7 @@ def _editable(dist_name: str) -> bool:
         return False
 
 
-def _code_owner(module: types.ModuleType, root: str) -> str | None:
+def _owner(name: str, root: str, has_file: bool) -> str | None:
     """What a module reached from a claim contributes to its cache key.
 
     ``"code"``: its source is hashed (the claim's own top-level package, ``simulations`` and
@@ -74,65 +74,126 @@ def _code_owner(module: types.ModuleType, root: str) -> str | None:
     installed in editable mode); ``"dist:<name>"``: an installed distribution, which enters by
     name and version; None: the standard library and the engine (hashed on its own).
     """
-    top = module.__name__.split(".")[0]
+    top = name.split(".")[0]
     if top in SCIENCE_PACKAGES or top == root:
         return "code"
     if top == "workbench" or top in sys.stdlib_module_names or top in sys.builtin_module_names:
         return None
     dists = _top_level_distributions().get(top, ())
     if not dists:
-        return "code" if getattr(module, "__file__", None) else None
+        return "code" if has_file else None
     if any(_editable(d) for d in dists):
         return "code"
     return f"dist:{dists[0]}"
 
 
-def _reach(claim: Claim) -> tuple[dict[str, types.ModuleType], set[str]]:
-    start = sys.modules[claim.module]
+def _module_file(name: str) -> str | None:
+    """The source file of module ``name`` (None for a name that is not a module with a source:
+    a function imported from a module, a builtin, a missing module)."""
+    module = sys.modules.get(name)
+    path = getattr(module, "__file__", None) if module is not None else None
+    if path is None:
+        import importlib.util
+
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError, AttributeError):
+            return None
+        path = spec.origin if spec is not None and spec.has_location else None
+    return path if path and path.endswith(".py") else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _imports_in(path: str, mtime_ns: int, package: str) -> tuple[str, ...]:
+    """Every absolute module name a file imports, anywhere in it (inside functions too), with
+    ``from m import x`` also giving ``m.x`` (a submodule when it is one)."""
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                if node.level - 1 > len(parts):
+                    continue
+                base = ".".join(parts[: len(parts) - (node.level - 1)] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base:
+                names.append(base)
+                names += [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
+    return tuple(dict.fromkeys(names))
+
+
+@dataclass
+class Reach:
+    """What a claim's computation reaches: ``files`` (module name -> source file) whose code is
+    hashed, the installed distributions it imports from, and every module name imported."""
+
+    files: dict[str, str]
+    dists: set[str]
+    imports: set[str]
+
+
+def reach(claim: Claim) -> Reach:
+    """Follow the claim's module through every import in its source and in the sources it reaches
+    (imports inside functions included, so a helper imported lazily is covered), and through the
+    objects its modules hold (re-exports)."""
     root = claim.module.split(".")[0]
-    seen: dict[str, types.ModuleType] = {start.__name__: start}
+    files: dict[str, str] = {}
     dists: set[str] = set()
-    todo = [start]
-    visited: set[str] = {start.__name__}
+    imports: set[str] = set()
+    todo = [claim.module]
+    seen = {claim.module}
     while todo:
-        module = todo.pop()
-        for obj in list(vars(module).values()):
-            dep = _module_of(obj)
-            if dep is None or dep.__name__ in visited:
+        name = todo.pop()
+        path = _module_file(name)
+        if path is None:
+            continue
+        files[name] = path
+        module = sys.modules.get(name)
+        is_package = Path(path).name == "__init__.py"
+        package = name if is_package else name.rpartition(".")[0]
+        candidates = list(_imports_in(path, Path(path).stat().st_mtime_ns, package))
+        if module is not None:
+            for obj in list(vars(module).values()):
+                dep = _module_of(obj)
+                if dep is not None:
+                    candidates.append(dep.__name__)
+        for dep in candidates:
+            imports.add(dep)
+            if dep in seen:
                 continue
-            visited.add(dep.__name__)
-            owner = _code_owner(dep, root)
+            seen.add(dep)
+            owner = _owner(dep, root, has_file=True)
             if owner is None:
                 continue
             if owner.startswith("dist:"):
                 dists.add(owner[5:])
                 continue
-            seen[dep.__name__] = dep
             todo.append(dep)
-            # A package's __init__ re-exports: follow its submodules that are loaded.
-            if hasattr(dep, "__path__"):
-                for name, sub in list(sys.modules.items()):
-                    if name.startswith(dep.__name__ + ".") and sub is not None and name not in visited:
-                        visited.add(name)
-                        seen[name] = sub
-                        todo.append(sub)
-    return seen, dists
+            # A name imported from a package may live in a parent package's file.
+            parent = dep.rpartition(".")[0]
+            if parent and parent not in seen:
+                seen.add(parent)
+                todo.append(parent)
+    return Reach(files, dists, imports)
 
 
 def code_modules(claim: Claim) -> list[types.ModuleType]:
-    """The claim's module and every module of code it reaches through its imports, sorted: its
-    own top-level package, ``simulations``, modules no installed distribution provides, and
-    editable installs (installed distributions enter the key by version instead; see
-    :func:`reached_distributions`)."""
-    seen, _ = _reach(claim)
-    return [seen[k] for k in sorted(seen)]
+    """The loaded modules among those :func:`reach` finds, sorted by name."""
+    found = reach(claim).files
+    return [sys.modules[k] for k in sorted(found) if k in sys.modules]
 
 
 def reached_distributions(claim: Claim) -> dict[str, str]:
     """Name and version of every installed distribution the claim's code imports from (PEPit,
     nashpy, cvxpy...), beyond the fixed numerical and solver set."""
-    _, dists = _reach(claim)
-    return package_versions(tuple(sorted(dists)))
+    return package_versions(tuple(sorted(reach(claim).dists)))
 
 
 ENGINE_PACKAGES = ("workbench.context", "workbench.evidence", "workbench.execute")
@@ -160,7 +221,10 @@ def code_digests(claim: Claim) -> dict[str, str]:
     import importlib
 
     out = {}
-    for module in [*code_modules(claim), *map(importlib.import_module, ENGINE_MODULES)]:
+    for name, path in sorted(reach(claim).files.items()):
+        stat = Path(path).stat()
+        out[name] = _file_digest(path, stat.st_mtime_ns, stat.st_size)
+    for module in map(importlib.import_module, ENGINE_MODULES):
         out[module.__name__] = source_digest(module)
     return out
 
@@ -253,8 +317,9 @@ class ResultCache:
     saves one.  Values must be picklable (plain records, not claim objects).
     """
 
-    def __init__(self, folder: str | Path, warn: Any = None) -> None:
+    def __init__(self, folder: str | Path, warn: Any = None, read: bool = True) -> None:
         self.folder = Path(folder)
+        self.read = read  # False: every lookup misses (``--no-cache``), but fresh results still replace stale ones
         self.memory = joblib.Memory(self.folder, verbose=0)
         self._entry = self.memory.cache(_entry, ignore=["value"])
         self._keys = self.folder / "last-keys.json"
@@ -270,6 +335,8 @@ class ResultCache:
     def lookup(self, key: CacheKey) -> tuple[Any | None, str]:
         """The stored value for ``key`` and "", or None and why it missed.  A cache that cannot be
         read is a miss (with a warning), never a failure of the run."""
+        if not self.read:
+            return None, "cache off"
         try:
             if self._entry.check_call_in_cache(key.as_dict(), None):
                 return self._entry(key.as_dict(), None), ""

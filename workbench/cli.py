@@ -131,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dir", type=Path, default=Path("."),
                    help="folder for <slug>.py and test_<slug>.py (default: the current folder)")
     p.add_argument("--venue", default="ICML 2025", help="the paper's venue (default ICML 2025)")
+    p.add_argument("--tests", type=Path, default=None,
+                   help="folder for test_<slug>.py (default: tests/ beside the package holding --dir)")
 
     p = sub.add_parser("show", help="a claim's statement, latest evidence and verdict history")
     p.add_argument("claim", help="claim id (or a unique paper slug / claim name)")
@@ -201,7 +203,7 @@ def _list(args: argparse.Namespace, out: Console) -> int:
                  "controls": [{"id": k.id, "broken": k.broken, "near_miss": k.near_miss, "params": k.params}
                               for k in c.controls],
                  "params": {n: {"quick": p.quick, "full": p.value("full"), "low": p.low, "high": p.high,
-                                "doc": p.doc} for n, p in c.params.items()},
+                                "hypothesis": p.hypothesis, "doc": p.doc} for n, p in c.params.items()},
                  "sweeps": c.sweeps, "expect": c.expect,
                  "not_checked": [e.as_dict() for e in c.paper.not_checked or ()]} for c in claims]
         print(json.dumps(data, indent=2, default=str))
@@ -291,17 +293,21 @@ def _check(args: argparse.Namespace, out: Console) -> int:
 
     failed = 0
     for slug in args.slugs:
+        verdicts: dict[str, str] = {}
         try:
-            report = conformance.check_paper(slug, run=not args.no_run)
+            report = conformance.check_paper(slug, run=not args.no_run, verdicts=verdicts)
         except ValueError as exc:
             raise api.UsageError(str(exc)) from None
         for what, problems in report.items():
             mark = "[green]ok[/]" if not problems else f"[red]{len(problems)} problem{'s' * (len(problems) != 1)}[/]"
-            out.print(f"{mark}  {escape(what)}", highlight=False)
+            verdict = verdicts.get(what)
+            shown = f"  [{COLOURS[verdict.split()[0]]}]{verdict}[/]" if verdict else ""
+            out.print(f"{mark}  {escape(what)}{shown}", highlight=False)
             for problem in problems:
                 out.print(f"    - {escape(problem)}", highlight=False)
             failed += bool(problems)
-    out.print("conforms" if not failed else f"{failed} item{'s' * (failed != 1)} do not conform", highlight=False)
+    out.print("conforms (conformance says nothing of the verdicts shown beside each claim)" if not failed else
+              f"{failed} item{'s do' if failed != 1 else ' does'} not conform", highlight=False)
     return EXIT_OK if not failed else EXIT_FAILED
 
 
@@ -309,7 +315,7 @@ def _new_paper(args: argparse.Namespace, out: Console) -> int:
     from .template import write_paper_template
 
     try:
-        paths = write_paper_template(args.slug, args.dir, venue=args.venue)
+        paths = write_paper_template(args.slug, args.dir, venue=args.venue, tests=args.tests)
     except (ValueError, FileExistsError) as exc:
         raise api.UsageError(str(exc)) from None
     for path in paths:

@@ -27,6 +27,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from .model import ROLES, Claim, Paper, Registry
 
@@ -50,6 +51,9 @@ def documentation_problems(claim: Claim) -> list[str]:
         out.append("reconstructed_from must name the source of the reading")
     if claim.statement.count("$") % 2:
         out.append("unbalanced $ in the LaTeX statement")
+    texts = (claim.statement, claim.source, claim.paper.title, " ".join(claim.paper.authors), claim.paper.url or "")
+    if any("REPLACE" in t for t in texts):
+        out.append("still holds the template's REPLACE placeholders (title, authors, URL, source, statement)")
     if claim.expect != "VERIFIED" and not claim.expect_reason.strip():
         out.append(f"declared outcome {claim.expect} needs expect_reason")
     for name, param in claim.params.items():
@@ -115,16 +119,22 @@ def latex_problems(claims: Iterable[Claim]) -> list[str]:
         return []
     lines = proc.stdout.decode(errors="replace").splitlines()
     errors = [line for line in lines if line.startswith("!") or line.startswith("l.")]
-    return ["the LaTeX of these claims does not compile: " + " | ".join(errors[:6])]
+    if len(claims) > 1:  # name the claims whose text fails, one by one
+        failing = [c.id for c in claims if latex_problems([c])]
+        if failing:
+            return [f"the LaTeX of {cid} does not compile: " + " | ".join(errors[:4]) for cid in failing]
+    return [f"the LaTeX of {', '.join(c.id for c in claims)} does not compile: " + " | ".join(errors[:6])]
 
 
-def run_problems(claim: Claim, seed: int = CONFORMANCE_SEED) -> list[str]:
+def run_problems(claim: Claim, seed: int = CONFORMANCE_SEED, results: list[Any] | None = None) -> list[str]:
     """Run the quick profile with one worker and with two: no ERROR, within the budget, and the
-    same evidence both times."""
+    same evidence both times (``results``, when given, receives the two results)."""
     from .execute import run_claim
 
     one = run_claim(claim, profile="quick", seed=seed, jobs=1)
     two = run_claim(claim, profile="quick", seed=seed, jobs=2)
+    if results is not None:
+        results.extend([one, two])
     out = []
     for r, jobs in ((one, 1), (two, 2)):
         for o in [r.outcome, *(o for _, o in r.controls)]:
@@ -143,8 +153,12 @@ def run_problems(claim: Claim, seed: int = CONFORMANCE_SEED) -> list[str]:
     return out
 
 
-def check_paper(slug: str, registry: Registry | None = None, *, run: bool = True) -> dict[str, list[str]]:
+def check_paper(slug: str, registry: Registry | None = None, *, run: bool = True,
+                verdicts: dict[str, str] | None = None) -> dict[str, list[str]]:
     """Run the conformance suite on one paper: ``{what: [problems]}`` (empty lists when it conforms).
+
+    Conforming says nothing of the verdicts: ``verdicts``, when given, receives each claim's
+    verdict in the run with one worker (with its grade, e.g. ``"VERIFIED (sharp)"``).
 
     Raises:
         ValueError: when no registered paper has the slug.
@@ -160,6 +174,10 @@ def check_paper(slug: str, registry: Registry | None = None, *, run: bool = True
         problems = documentation_problems(c)
         problems = [p for p in problems if not p.startswith(f"paper {slug}:")]
         if run:
-            problems += run_problems(c)
+            results: list[Any] = []
+            problems += run_problems(c, results=results)
+            if verdicts is not None and results:
+                grade = f" ({results[0].grade})" if results[0].grade else ""
+                verdicts[c.id] = results[0].verdict.value + grade
         report[c.id] = problems
     return report

@@ -8,7 +8,6 @@ import sys
 import threading
 import time
 import traceback
-import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -170,15 +169,10 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int 
 
 
 def uses_mpmath(claim: Claim) -> bool:
-    """True when the claim's module or a ``simulations`` module it reaches uses mpmath."""
-    from .cache import code_modules
+    """True when the claim's code, or code it reaches, imports mpmath (anywhere in its source)."""
+    from .cache import reach
 
-    for module in code_modules(claim):
-        for obj in list(vars(module).values()):
-            name = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", None)
-            if isinstance(name, str) and name.split(".")[0] == "mpmath":
-                return True
-    return False
+    return any(name.split(".")[0] == "mpmath" for name in reach(claim).imports)
 
 
 @contextmanager

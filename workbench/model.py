@@ -459,34 +459,42 @@ def claim(
     if expect != "VERIFIED" and not expect_reason.strip():
         raise ClaimDefinitionError(f"a claim expected to be {expect} needs expect_reason saying why")
 
-    from .texsafe import latex_hazard
-
-    for name, text in (("statement", statement), ("source", source), ("method", method),
-                       ("reconstructed_from", reconstructed_from or "")):
-        hazard = latex_hazard(text)
-        if hazard:
-            raise ClaimDefinitionError(f"the claim's {name} uses {hazard}, which the report refuses (it can read or "
-                                       "write files, define macros or loop): write the mathematics without it")
-    if role not in ROLES:
-        raise ClaimDefinitionError(
-            f"a claim needs role= one of {', '.join(ROLES)} (headline: a main result of the paper; supporting: a "
-            f"lemma or secondary result; background: a classical fact or our own derivation), not {role!r}")
-    if reconstructed is not None:
-        raise ClaimDefinitionError("`reconstructed=` is replaced by `reconstructed_from=`: say where the reading of "
-                                   "the statement comes from (e.g. reconstructed_from=\"the abstract\")")
-    if reconstructed_from is not None and (not isinstance(reconstructed_from, str) or not reconstructed_from.strip()):
-        raise ClaimDefinitionError("reconstructed_from names the source of the reading (the abstract, a section, "
-                                   "a review with its address), not an empty value")
-    if near_miss is not None:
-        from .evidence import NearMiss
-
-        if not isinstance(near_miss, NearMiss):
-            raise ClaimDefinitionError(f"near_miss must be a workbench.NearMiss, not {type(near_miss).__name__}")
     if diagram is not None and not callable(diagram):
         raise ClaimDefinitionError("diagram must be a function of the claim's parameters returning a figure")
 
+    def check(claim_id: str) -> None:
+        """Checks whose message names the claim (they need its function's name)."""
+        from .texsafe import latex_hazard
+
+        for name, text in (("statement", statement), ("source", source), ("method", method),
+                           ("reconstructed_from", reconstructed_from or "")):
+            hazard = latex_hazard(text)
+            if hazard:
+                raise ClaimDefinitionError(f"claim {claim_id}: its {name} uses {hazard}, which the report refuses (it "
+                                           "can read or write files, define macros or loop): write the mathematics "
+                                           "without it")
+        if role not in ROLES:
+            raise ClaimDefinitionError(
+                f"claim {claim_id} needs role= one of {', '.join(ROLES)} (headline: a main result of the paper; "
+                f"supporting: a lemma or secondary result; background: a classical fact or our own derivation), not "
+                f"{role!r}")
+        if reconstructed is not None:
+            raise ClaimDefinitionError(f"claim {claim_id}: `reconstructed=` is replaced by `reconstructed_from=`: say "
+                                       "where the reading of the statement comes from (e.g. reconstructed_from=\"the "
+                                       "abstract\")")
+        if reconstructed_from is not None and (not isinstance(reconstructed_from, str) or not reconstructed_from.strip()):
+            raise ClaimDefinitionError(f"claim {claim_id}: reconstructed_from names the source of the reading (the "
+                                       "abstract, a section, a review with its address), not an empty value")
+        if near_miss is not None:
+            from .evidence import NearMiss
+
+            if not isinstance(near_miss, NearMiss):
+                raise ClaimDefinitionError(f"claim {claim_id}: near_miss must be a workbench.NearMiss, not "
+                                           f"{type(near_miss).__name__}")
+
     def register(func: Callable[..., Any]) -> Claim:
         claim_id = f"{paper.slug}.{func.__name__}"
+        check(claim_id)
         grids = [_check_grid(claim_id, dict(params or {}), g) for g in sweeps]
         c = Claim(
             id=claim_id, name=func.__name__, paper=paper, func=func,

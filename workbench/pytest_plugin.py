@@ -10,6 +10,7 @@ claims; ``-k SLUG`` selects by slug too, wherever the paper's modules live).
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -102,15 +103,18 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     import sys
 
-    from .registry import load
+    from .registry import LOAD_ERRORS, load
 
     root = Path(config.rootpath)
     registry = load()
+    for message in LOAD_ERRORS:  # a paper module that fails to import is reported, not silent
+        warnings.warn(pytest.PytestWarning(f"workbench: {message}"), stacklevel=1)
     papers = config.getoption("wb_paper")
     unknown = [slug for slug in papers if slug not in registry.papers]
     if unknown:
+        skipped = f" (modules that failed to load: {'; '.join(LOAD_ERRORS)})" if LOAD_ERRORS else ""
         raise pytest.UsageError(f"--wb-paper: no registered paper {', '.join(unknown)}; registered: "
-                                f"{', '.join(sorted(registry.papers))}")
+                                f"{', '.join(sorted(registry.papers))}{skipped}")
     for claim in registry.claims.values():
         if papers and claim.paper.slug not in papers:
             continue

@@ -77,8 +77,22 @@ def test_{slug}_claim_is_verified_sharply():
 '''
 
 
-def write_paper_template(slug: str, folder: Path, *, venue: str = "ICML 2025") -> list[Path]:
-    """Write ``<slug>.py`` and ``test_<slug>.py`` into ``folder`` (created if missing).
+def module_path(folder: Path, slug: str) -> str:
+    """The import path of ``<folder>/<slug>.py``: ``slug`` prefixed by the packages that contain
+    ``folder`` (each with an ``__init__.py``)."""
+    parts = [slug]
+    folder = Path(folder).resolve()
+    while (folder / "__init__.py").exists():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts)
+
+
+def write_paper_template(slug: str, folder: Path, *, venue: str = "ICML 2025",
+                         tests: Path | None = None) -> list[Path]:
+    """Write ``<slug>.py`` into ``folder`` and ``test_<slug>.py`` into ``tests`` (default: a
+    ``tests`` folder beside the package that holds ``folder``, or ``folder`` itself when it is not
+    a package), creating them if missing.
 
     Raises:
         ValueError: on a malformed slug.
@@ -88,11 +102,17 @@ def write_paper_template(slug: str, folder: Path, *, venue: str = "ICML 2025") -
         raise ValueError(f"paper slug {slug!r} must be lower case letters, digits and underscores, starting with a "
                          "letter")
     folder = Path(folder)
-    module, test = folder / f"{slug}.py", folder / f"test_{slug}.py"
+    if tests is None:
+        top = folder.resolve()
+        while (top / "__init__.py").exists():
+            top = top.parent
+        tests = top / "tests" if top != folder.resolve() else folder
+    module, test = folder / f"{slug}.py", Path(tests) / f"test_{slug}.py"
     for path in (module, test):
         if path.exists():
-            raise FileExistsError(f"{path} exists; choose another folder with --dir")
+            raise FileExistsError(f"{path} exists; choose another folder with --dir (or --tests)")
     folder.mkdir(parents=True, exist_ok=True)
+    Path(tests).mkdir(parents=True, exist_ok=True)
     module.write_text(MODULE.format(slug=slug, venue=venue))
-    test.write_text(TEST.format(slug=slug, module=slug))
+    test.write_text(TEST.format(slug=slug, module=module_path(folder, slug)))
     return [module, test]

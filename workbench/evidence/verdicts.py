@@ -90,7 +90,9 @@ class AllOf(Evidence):
                                 counterexample=decisions[i].counterexample, **kw)
         if all(v is Verdict.VERIFIED for v in verdicts):
             return Decision(Verdict.VERIFIED, f"all {len(verdicts)} pieces of evidence verify ({listing})", **kw)
-        return Decision(Verdict.INCONCLUSIVE, f"not every piece of evidence verifies ({listing})", **kw)
+        i = next(j for j, v in enumerate(verdicts) if v is not Verdict.VERIFIED)
+        return Decision(Verdict.INCONCLUSIVE, f"not every piece of evidence verifies ({listing}); "
+                        f"{self.names[i]}: {decisions[i].summary}", **kw)
 
 
 KINDS: dict[str, type[Evidence]] = {
