@@ -71,7 +71,7 @@ def test_quantizer_mse_against_cell_by_cell_mpmath():
             lam = mp.sqrt(2) / mp.mpf("0.7")
             total = mp.mpf(0)
             for k in range(levels.size):
-                f = lambda t, r=levels[k]: (t - r) ** 2 * lam / 2 * mp.exp(-lam * abs(t - mp.mpf("0.2")))  # noqa: E731
+                f = lambda t, r=levels[k], lam=lam: (t - r) ** 2 * lam / 2 * mp.exp(-lam * abs(t - mp.mpf("0.2")))  # noqa: E731
                 lo, hi = bounds[k], bounds[k + 1]
                 pts = [p for p in (lo, 0.2, hi) if lo <= p <= hi]
                 total += mp.quad(f, [mp.mpf(p) if np.isfinite(p) else (mp.inf if p > 0 else -mp.inf) for p in pts])
@@ -105,7 +105,8 @@ def test_bennett_constant_of_a_misdesigned_compressor():
     for r in (0.9, 1.0, 1.2, 2.0):
         lam, lam_c = np.sqrt(2), np.sqrt(2) / r
         # p / c'^2 = (lam/2) e^{-lam t} (3/lam_c)^2 e^{2 lam_c t/3}, written as one exponential
-        val = integrate.quad(lambda t: lam / 2 * (3 / lam_c) ** 2 * np.exp(-(lam - 2 * lam_c / 3) * t),
+        val = integrate.quad(lambda t, lam=lam, lam_c=lam_c: lam / 2 * (3 / lam_c) ** 2
+                             * np.exp(-(lam - 2 * lam_c / 3) * t),
                              0, np.inf)[0] * 2 / 3
         assert bennett_constant_laplace(r) == pytest.approx(val, rel=1e-8)
     assert companded_mse(16, design_std=1.2) * 4**16 == pytest.approx(bennett_constant_laplace(1.2), rel=1e-4)
@@ -120,7 +121,7 @@ def test_reverse_water_filling_against_scipy_and_kkt():
         bits, theta = reverse_water_filling(P, w, rate)
         assert P @ bits == pytest.approx(rate * P.sum(), rel=1e-12)
         res = optimize.minimize(lambda b: model_distortion(P, w, b), np.full(6, rate), method="SLSQP",
-                                bounds=[(0, None)] * 6, constraints=[{"type": "eq", "fun": lambda b: P @ b - rate * P.sum()}],
+                                bounds=[(0, None)] * 6, constraints=[{"type": "eq", "fun": lambda b, rate=rate: P @ b - rate * P.sum()}],
                                 options={"ftol": 1e-14, "maxiter": 1000})
         assert model_distortion(P, w, bits) <= res.fun * (1 + 1e-7)
         # KKT: equal slopes -2 ln2 w 2^{-2B} = -2 ln2 theta on active groups, w <= theta on clipped ones
