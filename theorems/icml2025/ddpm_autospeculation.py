@@ -256,8 +256,8 @@ SPEED_METHOD = ("ASD with exact posterior means on product two-point targets wit
        statement=r"The parallel speed-up of autospeculative decoding over the $K$-step sequential DDPM, "
        r"$K/\mathbb E[\text{rounds}]$, is $\tilde\Omega(K^{1/3})$: it grows at least as $K^{1/3}$ up to a logarithmic "
        r"factor; checked where the dimension grows with $K$.",
-       method=SPEED_METHOD + "  The allowance for the $\\tilde{}$ is one factor $\\ln K$: its slope over the fitted "
-              "sizes (`factor_slope`).",
+       method=SPEED_METHOD + "  The allowance for the logarithm that $\\tilde O$ hides is one factor $\\ln K$: its "
+              "slope over the fitted sizes (`factor_slope`).",
        params=SPEED_PARAMS, sweeps=({"dim_power": [0.0, 0.5, 1.0]},))
 def asd_speedup(ctx):
     """The speed-up grows at least as $K^{1/3}$ up to one logarithm, fitted over $K$ on fresh targets."""

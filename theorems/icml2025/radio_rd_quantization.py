@@ -94,7 +94,7 @@ def _allocation(rule: str, sizes: np.ndarray, sens: np.ndarray, rate: float) -> 
 
 def _allocation_instance(rng: np.random.Generator, groups: int) -> tuple[np.ndarray, np.ndarray]:
     sizes = rng.integers(64, 4097, size=groups).astype(float)
-    sens = np.exp(rng.normal(0.0, 2.0, size=groups))        # G_n^2 S_n^2 spread over about 7 decades
+    sens = np.exp(rng.normal(0.0, 2.0, size=groups))        # G_n^2 S_n^2 spread over about four decades
     return sizes, sens
 
 
@@ -105,7 +105,7 @@ def _allocation_instance(rng: np.random.Generator, groups: int) -> tuple[np.ndar
        r"$B_n = \max(0, \frac12\log_2(G_n^2S_n^2/\theta))$ (reverse water-filling).  Without clipping "
        r"$B_n = R + \frac12\log_2(G_n^2S_n^2/\mathrm{GM})$ and the distortion is $\mathrm{AM}/\mathrm{GM}$ times "
        r"smaller than with the uniform depth $R$ (P-weighted means of $G_n^2S_n^2$).",
-       method="Fresh random instances (30 groups of 64 to 4096 weights, $G^2S^2$ log-normal over about seven "
+       method="Fresh random instances (30 groups of 64 to 4096 weights, $G^2S^2$ log-normal over about four "
               "decades) at rates 0.5, 2 (groups clipped at 0 bits) and 8 (none clipped).  The rule's distortion "
               "against the optimum of the convex program solved by cvxpy (CLARABEL, exponential cone), with the "
               "solver's certified accuracy; and, at rate 8, the ratio of the uniform depth's distortion to the "
@@ -226,6 +226,7 @@ def _model_replicate(item) -> tuple[float, float]:
               "inputs, uniform over R-D) divided by the model's predicted gain; paired t interval over replicates.",
        near_miss=NearMiss(to=2.0, why="a realised gain twice what the distortion model predicts: a check that cannot "
                           "refute it could not tell a real gain from an exaggerated one"),
+       sweeps=({"rate": [2, 3, 4]},),
        params={"replicates": Param(16, full=60, low=4, high=1000, doc="fresh tasks and models"),
                "rate": Param(3, full=3, low=1, high=8, doc="average bit depth R"),
                "rule": Param("rd", choices=("rd", "permuted", "inverted"),
