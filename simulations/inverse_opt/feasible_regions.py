@@ -2,7 +2,7 @@
 
 Ren, Mohajerin Esfahani & Georghiou, "Inverse Optimization via Learning Feasible Regions" (ICML
 2025, arXiv 2505.15025).  What public sources give (the abstract; the summary at
-sciencestack.ai/paper/2505.15025; the research notes' excerpt of the hypothesis class): the
+sciencestack.ai/paper/2505.15025, whose description of the hypothesis class is read as follows): the
 forward problem is ``min_x c(s)^T x`` over a learned region ``X_theta(s)`` with a known linear
 objective; the constraint function is ``g_theta(x, s) = min_{z in Z} ||x - A_theta(s) z -
 b_theta(s)||`` over a primitive set ``Z = {z : H z <= h}``, so ``X_theta(s) = A_theta(s) Z +

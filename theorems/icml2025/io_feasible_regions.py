@@ -36,8 +36,8 @@ from workbench.certify import solver_accuracy
 
 SOURCES = ("arXiv 2505.15025 abstract; the summary at sciencestack.ai/paper/2505.15025 (constraint function "
            "g_theta through a latent z and a primitive set Z, predictability and suboptimality losses, convex and "
-           "MILP reformulations for special cases); the class X_theta(s) = A_theta(s) Z + b_theta(s) from the "
-           "paper's text as quoted in the team's research notes (claims-icml2025.md, section 9)")
+           "MILP reformulations for special cases); the class X_theta(s) = A_theta(s) Z + b_theta(s), i.e. "
+           "g_theta(x, s) = min_{z in Z} ||x - A_theta(s) z - b_theta(s)||, is our reading of that summary")
 
 PAPER = Paper(
     slug="io_feasible_regions",
