@@ -1,0 +1,1 @@
+"""Inverse optimization: learning feasible regions of linear programs from input-decision pairs."""
