@@ -19,21 +19,21 @@ from .evidence import Certificate
 # Stopping tolerances of the solvers cvxpy calls, at cvxpy's defaults (relative to the size of
 # the objective): the bound on the value's error where the solver reports no duality gap.
 CLARABEL_TOLERANCE = 1e-8   # Clarabel: tol_gap_abs = tol_gap_rel = tol_feas = 1e-8
-CLARABEL_NONSYMMETRIC = 1e-6  # with exponential or power cones the error was seen up to 3.5x the 3e-8 model
 HIGHS_LP_TOLERANCE = 1e-7   # HiGHS: primal and dual feasibility tolerances 1e-7
 
 
-def solver_accuracy(problem: Any) -> tuple[float, dict[str, Any]]:
+def solver_accuracy(problem: Any, tolerance: float | None = None) -> tuple[float, dict[str, Any]]:
     """The certified accuracy (absolute) of a solved cvxpy problem's optimal value.
 
     - SCS: ``|pobj - dobj| + (res_pri + res_dual) max(1, |value|)`` from its own report;
     - OSQP: its duality gap plus residuals, the same way;
     - HiGHS: for a MIP, the gap between the incumbent and the dual bound; for an LP, the primal
       and dual infeasibilities it reports plus its feasibility tolerance, times ``max(1, |value|)``;
-    - Clarabel (which cvxpy gives no report for): three times its stopping tolerance 1e-8,
-      times ``max(1, |value|)`` (gap, primal and dual feasibility); 1e-6 times ``max(1, |value|)``
-      when the problem has exponential or power cones, where errors several times the 3e-8 model
-      were seen at Clarabel's default settings.
+    - Clarabel (which cvxpy gives no report for): three times its stopping tolerance (1e-8 by
+      default, or the ``tolerance`` the caller asked it for through ``tol_gap_abs``,
+      ``tol_gap_rel`` and ``tol_feas``), times ``max(1, |value|)`` (gap, primal and dual
+      feasibility); thirty times it when the problem has exponential or power cones, where
+      errors of ten times the tolerance were seen (a threefold margin over them).
 
     Every variable declared PSD, or constrained by ``X >> 0``, adds its smallest eigenvalue to the
     diagnostics (a negative value is primal infeasibility).
@@ -78,9 +78,10 @@ def solver_accuracy(problem: Any) -> tuple[float, dict[str, Any]]:
                             "dual infeasibility": float(extra.max_dual_infeasibility)}
             accuracy = (infeasibility + HIGHS_LP_TOLERANCE) * scale
     elif name == "CLARABEL":
+        tol = CLARABEL_TOLERANCE if tolerance is None else float(tolerance)
         nonsymmetric = _has_nonsymmetric_cones(problem)
-        diagnostics |= {"stopping tolerance": CLARABEL_TOLERANCE, "exponential or power cones": nonsymmetric}
-        accuracy = (CLARABEL_NONSYMMETRIC if nonsymmetric else 3 * CLARABEL_TOLERANCE) * scale
+        diagnostics |= {"stopping tolerance": tol, "exponential or power cones": nonsymmetric}
+        accuracy = (30 * tol if nonsymmetric else 3 * tol) * scale
     else:
         raise ValueError(f"no accuracy model for the solver {name}: pass accuracy= to Certificate yourself")
     eigs = _psd_eigenvalues(problem)
@@ -116,7 +117,8 @@ def _psd_eigenvalues(problem: Any) -> list[float]:
 
 
 def cvxpy_certificate(problem: Any, reference: float, *, relation: str = "=", rtol: float = 1e-7,
-                      atol: float = 0.0, why: str, quantity: str = "optimal value", **kw: Any) -> Certificate:
+                      atol: float = 0.0, why: str, quantity: str = "optimal value", tolerance: float | None = None,
+                      **kw: Any) -> Certificate:
     """A :class:`Certificate` of a solved cvxpy problem, decided with the solver's own accuracy.
 
     Args:
@@ -133,7 +135,7 @@ def cvxpy_certificate(problem: Any, reference: float, *, relation: str = "=", rt
         return Certificate(status, float("nan") if problem.value is None else float(problem.value), reference,
                            relation=relation, rtol=rtol, atol=atol, why=why, quantity=quantity, accuracy=float("inf"),
                            solver=str(getattr(problem.solver_stats, "solver_name", "")), **kw)
-    accuracy, diagnostics = solver_accuracy(problem)
+    accuracy, diagnostics = solver_accuracy(problem, tolerance)
     return Certificate(status, float(problem.value), reference, relation=relation, rtol=rtol, atol=atol, why=why,
                        quantity=quantity, solver=diagnostics["solver"], accuracy=accuracy, diagnostics=diagnostics,
                        **kw)

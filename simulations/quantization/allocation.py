@@ -112,8 +112,9 @@ def convex_bit_allocation(sizes, sensitivities, rate: float, solver: str = "CLAR
     cannot reach them it is run again at its defaults.
 
     Returns:
-        (problem, bits): the solved ``cvxpy.Problem`` (its value is the optimal distortion) and the
-        optimal bit depths.
+        (problem, bits, tolerance): the solved ``cvxpy.Problem`` (its value is the optimal
+        distortion), the optimal bit depths, and the Clarabel stopping tolerance the solve met
+        (1e-10, or 1e-8 when run again at the defaults; None for another solver).
     Raises:
         ValueError: on bad inputs.
     """
@@ -130,6 +131,6 @@ def convex_bit_allocation(sizes, sensitivities, rate: float, solver: str = "CLAR
             warnings.simplefilter("ignore", UserWarning)
             problem.solve(solver=solver, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
         if problem.status == "optimal":
-            return problem, np.asarray(b.value, dtype=float)
+            return problem, np.asarray(b.value, dtype=float), 1e-10
     problem.solve(solver=solver)
-    return problem, np.asarray(b.value, dtype=float)
+    return problem, np.asarray(b.value, dtype=float), 1e-8 if solver == "CLARABEL" else None
