@@ -6,7 +6,10 @@ from .decision_trees import (
     antichain_count,
     brute_force_raising,
     brute_force_replacement,
+    caterpillar_tree,
+    clique_raising_instance,
     greedy_replacement,
+    interval_count,
     nested_errors,
     optimal_replacement_dp,
     predict,
@@ -20,7 +23,7 @@ from .decision_trees import (
 
 __all__ = [
     "DPResult", "Tree", "antichain_count", "brute_force_raising", "brute_force_replacement",
-    "greedy_replacement", "nested_errors", "optimal_replacement_dp", "predict", "raising_box_dp",
+    "caterpillar_tree", "clique_raising_instance", "greedy_replacement", "interval_count", "nested_errors", "optimal_replacement_dp", "predict", "raising_box_dp",
     "raising_neighbours", "random_examples", "random_tree", "replacement_errors", "to_nested",
 ]
 from .teaching import (  # noqa: E402
