@@ -28,10 +28,11 @@ __all__ = [
 ]
 from .teaching import (  # noqa: E402
     balls,
+    balls_by_bfs,
     is_non_clashing,
     positive_nctd,
     teaching_map_backtracking,
     teaching_map_ilp,
 )
 
-__all__ += ["balls", "is_non_clashing", "positive_nctd", "teaching_map_backtracking", "teaching_map_ilp"]
+__all__ += ["balls", "balls_by_bfs", "is_non_clashing", "positive_nctd", "teaching_map_backtracking", "teaching_map_ilp"]
