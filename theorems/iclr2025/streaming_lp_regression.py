@@ -243,7 +243,8 @@ _ACCURACY = {
 }
 
 _ONE_PASS_METHOD = (
-    "One pass of the online sampler (blocks growing by a quarter of the stream read; M starts at 1e-6 I); per pass, "
+    "One pass of the online sampler (blocks growing by a quarter of the stream read; M inverted with a relative ridge "
+    "1e-6); per pass, "
     "the smallest oversampling c (to 2%, with the pass's coins fixed) for which the sparse instance's cost is within "
     "(1 +- eps) of OPT for every b, computed exactly; the exponent is fitted to the budgets of all passes, and the "
     "columns kept at their 90% quantile c_0.9 (the budget reaching 90% success) are averaged over the same coins "
