@@ -351,6 +351,7 @@ one_pass_budget_independent_of_stream_length.control(
        source="Abstract: p = inf (max flow) among p in [2, inf]; an O~(eps^-2 n) semi-streaming l_p flow sparsifier "
               "on edge-insertion graph streams",
        params={**_ACCURACY, "n": Param(6, low=3, high=16, doc="vertices (all 2^(n-1) - 1 cuts are enumerated)"),
+               "trials": Param(16, full=40, low=6, high=10**4, doc="passes per instance (coins)"),
                "min_delta": Param(0.012, low=0.002, high=0.5, doc="smallest delta = eps/(1+eps)"),
                "max_delta": Param(0.121, low=0.01, high=0.9, doc="largest delta (eps <= 0.14, where the budget c >= 25)"),
                "sparse_fraction": Param(0.4, low=0.01, high=1.0,
