@@ -97,3 +97,41 @@ def test_bad_inputs():
         random_tree(np.random.default_rng(0), 2, 0, 4)
     with pytest.raises(ValueError):
         optimal_replacement_dp(_hand_tree(), X, Y, -1)
+
+
+# ----------------------------------------------------------------------------- state space and the reduction
+def test_interval_count_closed_form():
+    from simulations.combinatorics import interval_count
+    # D = 3: intervals [0,0],[1,1],[2,2],[0,1],[1,2],[0,2] -> 6 per feature
+    assert interval_count(3, 1) == 6 and interval_count(3, 2) == 36 and interval_count(4, 3) == 1000
+    assert interval_count(5, 2) <= 5 ** 4
+    with pytest.raises(ValueError):
+        interval_count(0, 1)
+
+
+def test_caterpillar_structure_and_boxes_by_hand():
+    from simulations.combinatorics import caterpillar_tree
+    t = caterpillar_tree(2, 1)
+    # two spine tests x0 <= 0 (continue left, then continue right) and the bottom leaf
+    assert t.n_nodes == 5 and t.inner_nodes() == [0, 2]
+    assert (t.left[0], t.right[0]) == (2, 1) and (t.left[2], t.right[2]) == (3, 4)
+    X, y = np.array([[0], [1]]), np.array([0, 1])
+    res = raising_box_dp(t, X, y, 2, 2)
+    # boxes reaching the bottom: none of the tests kept ([0,1]), the first ([0,0]), the second ([1,1]),
+    # both (empty: not a state) -> 3 = D(D+1)/2
+    assert res.extra["boxes_per_node"][4] == 3
+    t3 = caterpillar_tree(3, 2)
+    assert t3.n_nodes == 2 * (2 * 2 * 2) + 1
+
+
+def test_clique_reduction_by_hand():
+    from simulations.combinatorics import clique_raising_instance
+    # triangle: three raisings delete every test: 0 errors = m - 3; two raisings keep one test: 2 errors = m - 1
+    tree, X, y = clique_raising_instance([(0, 1), (1, 2), (0, 2)], 3)
+    assert tree.n_nodes == 7 and X.shape == (3, 3) and y.tolist() == [1, 1, 1]
+    np.testing.assert_array_equal(brute_force_raising(tree, X, y, 3), [3, 3, 2, 0])
+    # path 0-1-2: deleting {0, 1} or {1, 2} frees one edge; the two edges need all three tests gone
+    tree, X, y = clique_raising_instance([(0, 1), (1, 2)], 3)
+    np.testing.assert_array_equal(brute_force_raising(tree, X, y, 3), [2, 2, 1, 0])
+    with pytest.raises(ValueError):
+        clique_raising_instance([(0, 0)], 2)

@@ -21,8 +21,20 @@ def test_balls_of_small_graphs_by_hand():
     assert len(balls(nx.path_graph(3))) == 6
     # C4: singletons, closed neighbourhoods (co-singletons) and V
     assert len(balls(nx.cycle_graph(4))) == 4 + 4 + 1
+    # disconnected: balls stay inside components; edgeless -> singletons only
+    assert set(balls(nx.empty_graph(3))) == {frozenset({0}), frozenset({1}), frozenset({2})}
     with pytest.raises(ValueError):
-        balls(nx.empty_graph(3))
+        balls(nx.empty_graph(0))
+
+
+def test_bfs_balls_match_networkx_balls():
+    from simulations.combinatorics import balls_by_bfs
+    graphs = [nx.petersen_graph(), nx.path_graph(5), nx.disjoint_union(nx.cycle_graph(5), nx.star_graph(3)),
+              nx.empty_graph(4), nx.complete_bipartite_graph(2, 3)]
+    for g in graphs:
+        assert set(balls_by_bfs(g.nodes, g.edges)) == set(balls(g))
+    # by hand: path 0-1-2 has {0},{1},{2},{0,1},{1,2},{0,1,2}
+    assert len(balls_by_bfs([0, 1, 2], [(0, 1), (1, 2)])) == 6
 
 
 def test_clash_checker_by_hand():
@@ -34,10 +46,16 @@ def test_clash_checker_by_hand():
     assert not is_non_clashing(c, [frozenset({1})] + good[1:])   # T(C) not inside C
 
 
-def test_values_from_the_literature_pilot():
-    # Values derived from the definitions: K_n -> 2, C_2m -> 2m; small graphs cross-checked
-    assert positive_nctd(nx.complete_graph(4))[0] == 2
-    assert positive_nctd(nx.cycle_graph(6))[0] == 6
+def test_values_derived_from_the_definitions():
+    # K_n (n >= 3): the balls are the singletons and V, and T(V) must leave every singleton -> 2.
+    # C_2m: the balls of radius m - 1 are the sets V - {v}, so T(V) = V -> 2m.
+    for n in range(3, 7):
+        assert positive_nctd(nx.complete_graph(n))[0] == 2
+    for m in range(2, 5):
+        assert positive_nctd(nx.cycle_graph(2 * m))[0] == 2 * m
+    assert positive_nctd(nx.cycle_graph(4), "backtracking")[0] == 4
+    # edgeless graphs: singletons taught by themselves -> 1; one isolated vertex -> 0
+    assert positive_nctd(nx.empty_graph(4))[0] == 1 and positive_nctd(nx.empty_graph(1))[0] == 0
     assert positive_nctd(nx.path_graph(4))[0] == 2
     assert positive_nctd(nx.cycle_graph(5))[0] == 3
     assert positive_nctd(nx.star_graph(4))[0] == 2

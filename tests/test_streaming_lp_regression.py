@@ -105,28 +105,152 @@ def test_coherent_instance_shape_and_balance():
     np.testing.assert_allclose(A[:, -5:], np.sqrt(1000) * np.eye(5))
 
 
-# ----------------------------------------------------------------------------- one pass, p in (1, 2)
+# ----------------------------------------------------------------------------- one pass (online Lewis weights)
+def test_online_weights_solve_the_frozen_lewis_fixed_point():
+    from simulations.streaming import online_weights
+    rng = np.random.default_rng(7)
+    G = rng.standard_normal((3, 10))
+    M = G @ G.T
+    for a in rng.standard_normal((5, 3)):
+        s = a @ np.linalg.solve(M, a)
+        w2 = online_weights(np.array([s]), 2.0)[0]
+        assert w2 == pytest.approx(a @ np.linalg.solve(M + np.outer(a, a), a), rel=1e-12)
+        w1 = online_weights(np.array([s]), 1.0)[0]
+        # q = 1: w = (a^T (M + a a^T / w)^{-1} a)^{1/2}
+        assert w1 == pytest.approx(math.sqrt(a @ np.linalg.solve(M + np.outer(a, a) / w1, a)), rel=1e-10)
+    with pytest.raises(ValueError):
+        online_weights(np.ones(2), 3.0)
+
+
 def test_online_sampler_with_huge_oversampling_keeps_every_column_unscaled():
-    from simulations.streaming import online_leverage_sampling
+    from simulations.streaming import online_lewis_sampling
     rng = np.random.default_rng(0)
     A = rng.standard_normal((4, 50))
-    As, kept = online_leverage_sampling(rng, A, 1e12, 1e-3, block=7)
-    np.testing.assert_array_equal(kept, np.arange(50))
-    np.testing.assert_allclose(As, A, rtol=1e-12)
+    for q in (1.0, 2.0):
+        kept, scale = online_lewis_sampling(rng.uniform(size=50), A, 1e12, q, first_block=7)
+        np.testing.assert_array_equal(kept, np.arange(50))
+        np.testing.assert_allclose(scale, 1.0)
 
 
-def test_online_scores_match_direct_inverse_column_by_column():
-    # With block=1 the first kept column's score against ridge I is s/(1+s), s = ||a||^2/ridge; a column
-    # orthogonal to everything kept scores the same way.
-    from simulations.streaming import online_leverage_sampling
-    A = np.diag([3.0, 0.5, 2.0])
-    ridge = 0.25
-    # pi_j = min(1, c s/(1+s)) with s = a_j^2 / ridge; c = 0.5 keeps probabilities below 1
-    As, kept = online_leverage_sampling(np.random.default_rng(1), A, 0.5, ridge, block=1, uniform_probability=None)
-    for j, col in zip(kept, As.T, strict=True):
-        s = A[j, j] ** 2 / ridge
-        pi = 0.5 * s / (1 + s)
-        assert col[j] == pytest.approx(A[j, j] / math.sqrt(pi), rel=1e-12)
+def test_online_sampler_column_by_column_matches_direct_scores():
+    # growth 0, first_block 1: column j is scored against M = sum over kept i of a_i a_i^T / pi_i (q = 2);
+    # recompute the probabilities directly from the kept set and compare the rescalings pi^(-1/2)
+    from simulations.streaming import online_lewis_sampling
+    rng = np.random.default_rng(1)
+    A = rng.standard_normal((3, 40))
+    u = rng.uniform(size=40)
+    kept, scale = online_lewis_sampling(u, A, 2.0, 2.0, growth=0.0, first_block=1, ridge=1e-9)
+    M, k = np.zeros((3, 3)), 0
+    for j in range(40):
+        a = A[:, j]
+        reg = M + 1e-9 * max(1.0, np.trace(M) / 3) * np.eye(3)
+        w = a @ np.linalg.solve(reg + np.outer(a, a), a)
+        pi = min(1.0, 2.0 * w)
+        if u[j] < pi:
+            assert kept[k] == j and scale[k] == pytest.approx(pi ** -0.5, rel=1e-7)
+            M += np.outer(a, a) / pi
+            k += 1
+    assert k == kept.size
+
+
+def test_l2_cost_ratio_range_bounds_and_attains_the_ratio_of_every_b():
+    from simulations.streaming import inverse_sqrt_gram, l2_cost_ratio_range
+    rng = np.random.default_rng(2)
+    A = rng.standard_normal((4, 300))
+    As = A[:, ::3] * math.sqrt(3.0) * (1 + 0.1 * rng.standard_normal(100))
+    lo, hi = l2_cost_ratio_range(inverse_sqrt_gram(A), As)
+    ratios = [lp_regression_cost(As, b, 2) / lp_regression_cost(A, b, 2) for b in rng.standard_normal((200, 4))]
+    assert lo - 1e-12 <= min(ratios) and max(ratios) <= hi + 1e-12
+    # the extreme b: b = G^{1/2} v for the eigenvector v of G^{-1/2} G' G^{-1/2} with the smallest eigenvalue
+    G = A @ A.T
+    lam, V = np.linalg.eigh(G)
+    root = (V * np.sqrt(lam)) @ V.T
+    mu, W = np.linalg.eigh(np.linalg.inv(root) @ (As @ As.T) @ np.linalg.inv(root))
+    b = root @ W[:, 0]
+    assert lp_regression_cost(As, b, 2) / lp_regression_cost(A, b, 2) == pytest.approx(hi, rel=1e-9)
+
+
+def test_cut_enumeration_against_networkx_cut_sizes():
+    from simulations.streaming import cut_indicators, cut_weights, edge_weight_matrix
+    G = nx.petersen_graph()
+    pairs = np.array(list(G.edges))
+    W = edge_weight_matrix(10, pairs, np.ones(len(pairs)))
+    X = cut_indicators(10)
+    assert X.shape == (2**9 - 1, 10)
+    w = cut_weights(W, X)
+    rng = np.random.default_rng(3)
+    for row in rng.integers(0, X.shape[0], size=20):
+        S = [v for v in range(10) if X[row, v]]
+        assert w[row] == nx.cut_size(G, S)
+
+
+def test_linf_cost_ratio_range_against_linear_programmes():
+    # a dense multigraph on 5 vertices and a reweighted half of it: OPT_inf by HiGHS for random demands lies
+    # within the cut range, and the demand across the extreme single cut of a tree attains it
+    from simulations.streaming import (
+        cut_indicators,
+        edge_weight_matrix,
+        linf_cost_ratio_range,
+        random_edge_stream,
+    )
+    rng = np.random.default_rng(4)
+    B, pairs = random_edge_stream(rng, 5, 60)
+    keep = np.arange(0, 60, 2)
+    weights = 2.0 * (1 + 0.3 * rng.uniform(size=keep.size))
+    W, Ws = edge_weight_matrix(5, pairs, np.ones(60)), edge_weight_matrix(5, pairs[keep], weights)
+    lo, hi = linf_cost_ratio_range(W, Ws, cut_indicators(5))
+    for _ in range(30):
+        b = rng.standard_normal(5)
+        b -= b.mean()
+        r = lp_regression_cost(B[:, keep] * weights, b, math.inf) / lp_regression_cost(B, b, math.inf)
+        assert lo - 1e-7 <= r <= hi + 1e-7
+    # a path 0-1-2 with weights (1, 1) against (2, 0.5): the cuts are the edges; demand e_0 - e_1 crosses edge 0 only
+    P = np.array([[0, 1], [1, 2]])
+    lo, hi = linf_cost_ratio_range(edge_weight_matrix(3, P, [1, 1]), edge_weight_matrix(3, P, [2.0, 0.5]),
+                                   cut_indicators(3))
+    assert (lo, hi) == pytest.approx((0.5, 2.0))
+    Bp = incidence_matrix(nx.path_graph(3))
+    b = np.array([1.0, -1.0, 0.0])
+    assert lp_regression_cost(Bp * [2.0, 0.5], b, math.inf) / lp_regression_cost(Bp, b, math.inf) == pytest.approx(0.5)
+
+
+def test_random_edge_stream_is_an_incidence_matrix():
+    from simulations.streaming import random_edge_stream
+    B, pairs = random_edge_stream(np.random.default_rng(5), 6, 100)
+    assert B.shape == (6, 100) and pairs.shape == (100, 2)
+    np.testing.assert_allclose(B.sum(axis=0), 0.0)
+    np.testing.assert_allclose(np.abs(B).sum(axis=0), 2.0)
+    assert np.all(pairs[:, 0] < pairs[:, 1])
+
+
+def test_smallest_budget_finds_the_crossing_of_a_known_error_curve():
+    from simulations.streaming import smallest_budget
+    # error 1/sqrt(c): the smallest c with error <= 0.1 is 100
+    for start in (1.0, 100.0, 1e4):
+        c = smallest_budget(lambda c: c ** -0.5, 0.1, start, rtol=0.02)
+        assert 100.0 <= c <= 102.0
+    # a step error: fails below 7.3, exact from there on
+    assert 7.3 <= smallest_budget(lambda c: 0.0 if c >= 7.3 else 1.0, 0.5, 1.0) <= 7.3 * 1.02
+    with pytest.raises(ValueError):
+        smallest_budget(lambda c: 1.0, 0.5, 1.0)
+
+
+def test_flow_costs_against_networkx():
+    # transshipment = distance, electrical = sqrt(effective resistance), max flow (unit capacities) = 1/OPT_inf
+    rng = np.random.default_rng(6)
+    graphs = [nx.petersen_graph(), nx.convert_node_labels_to_integers(nx.grid_2d_graph(3, 4)),
+              barbell_with_bridges(5, 2)]
+    G = nx.gnp_random_graph(12, 0.35, seed=int(rng.integers(2**31)))
+    while not nx.is_connected(G):
+        G = nx.gnp_random_graph(12, 0.35, seed=int(rng.integers(2**31)))
+    for H in graphs + [G]:
+        s, t = 0, H.number_of_nodes() - 1
+        B, b = incidence_matrix(H), st_demand(H, s, t)
+        unit = nx.Graph(H)
+        nx.set_edge_attributes(unit, 1.0, "capacity")
+        assert lp_regression_cost(B, b, 1) == pytest.approx(nx.shortest_path_length(H, s, t), rel=1e-8)
+        assert lp_regression_cost(B, b, 2) ** 2 == pytest.approx(nx.resistance_distance(H, s, t), rel=1e-8)
+        assert lp_regression_cost(B, b, math.inf) == pytest.approx(1 / nx.maximum_flow_value(unit, s, t), rel=1e-8)
 
 
 def test_dual_cost_matches_cvxpy_and_the_p2_closed_form():

@@ -6,7 +6,10 @@ from .decision_trees import (
     antichain_count,
     brute_force_raising,
     brute_force_replacement,
+    caterpillar_tree,
+    clique_raising_instance,
     greedy_replacement,
+    interval_count,
     nested_errors,
     optimal_replacement_dp,
     predict,
@@ -20,15 +23,16 @@ from .decision_trees import (
 
 __all__ = [
     "DPResult", "Tree", "antichain_count", "brute_force_raising", "brute_force_replacement",
-    "greedy_replacement", "nested_errors", "optimal_replacement_dp", "predict", "raising_box_dp",
+    "caterpillar_tree", "clique_raising_instance", "greedy_replacement", "interval_count", "nested_errors", "optimal_replacement_dp", "predict", "raising_box_dp",
     "raising_neighbours", "random_examples", "random_tree", "replacement_errors", "to_nested",
 ]
 from .teaching import (  # noqa: E402
     balls,
+    balls_by_bfs,
     is_non_clashing,
     positive_nctd,
     teaching_map_backtracking,
     teaching_map_ilp,
 )
 
-__all__ += ["balls", "is_non_clashing", "positive_nctd", "teaching_map_backtracking", "teaching_map_ilp"]
+__all__ += ["balls", "balls_by_bfs", "is_non_clashing", "positive_nctd", "teaching_map_backtracking", "teaching_map_ilp"]

@@ -11,6 +11,9 @@ is scored (number of misclassified examples).  Operations (Harviainen, Sommer, S
 * subtree raising: an inner node is replaced by the subtree of one of its children; the examples
   that went to the other child are re-routed through the raised subtree (C4.5's operation).
 
+The NP-hardness of raising is checked through a reduction of our own from k-Clique
+(:func:`clique_raising_instance`), verified exhaustively on small graphs.
+
 Problem: with at most k operations, minimise the errors on E.  The paper proves replacement
 polynomial and raising NP-complete but solvable in D^{2d} |I|^{O(1)} time.  The algorithms here
 are our reconstruction: a tree-knapsack dynamic programme for replacement, and for raising a
@@ -336,4 +339,83 @@ def raising_box_dp(tree: Tree, X, y, k: int, domain: int) -> DPResult:
 
     root_box = tuple((0, domain - 1) for _ in range(d))
     best = R(0, root_box)
-    return DPResult(best.copy(), operations=ops[0], states=len(memo))
+    boxes_per_node = np.bincount([v for v, _ in memo], minlength=tree.n_nodes)
+    return DPResult(best.copy(), operations=ops[0], states=len(memo), extra={"boxes_per_node": boxes_per_node})
+
+
+def interval_count(domain: int, n_features: int) -> int:
+    """(D(D+1)/2)^d: the number of boxes, one non-empty value interval per feature (at most D^{2d})."""
+    if domain < 1 or n_features < 1:
+        raise ValueError("need domain >= 1 and n_features >= 1")
+    return (domain * (domain + 1) // 2) ** n_features
+
+
+def caterpillar_tree(domain: int, n_features: int) -> Tree:
+    """A spine testing every threshold of every feature in both directions, each test with a leaf on its side.
+
+    For each feature f and threshold t in 0..D-2 the spine has a node continuing on the side
+    x[f] <= t (left) and a node continuing on the side x[f] > t (right); the other child of every
+    spine node is a leaf.  Raising spine nodes deletes any subset of these tests, so the examples
+    reaching the bottom can lie in any box: the deepest node sees all (D(D+1)/2)^d boxes, the most
+    any node can (the worst case of the (node, box) state space).  Leaf labels alternate.
+
+    Raises:
+        ValueError: on domain < 2 or n_features < 1.
+    """
+    if domain < 2 or n_features < 1:
+        raise ValueError("need domain >= 2 and n_features >= 1")
+    tests = [(f, t, side) for f in range(n_features) for t in range(domain - 1) for side in ("left", "right")]
+    feature, threshold, left, right, label = [], [], [], [], []
+    for i, (f, t, side) in enumerate(tests):
+        spine, leaf, nxt = 2 * i, 2 * i + 1, 2 * i + 2
+        feature += [f, LEAF]
+        threshold += [t, 0]
+        left += [nxt if side == "left" else leaf, LEAF]
+        right += [leaf if side == "left" else nxt, LEAF]
+        label += [0, i % 2]
+        assert len(feature) == spine + 2
+    feature.append(LEAF)
+    threshold.append(0)
+    left.append(LEAF)
+    right.append(LEAF)
+    label.append(1)
+    # children must follow their parent in the arrays: a spine node's leaf is stored right after it
+    return Tree(*(np.array(a, dtype=np.int64) for a in (feature, threshold, left, right, label)))
+
+
+# ----------------------------------------------------------------------------- NP-hardness of raising
+def clique_raising_instance(edges, n_vertices: int) -> tuple[Tree, np.ndarray, np.ndarray]:
+    """Reduction from k-Clique to optimal subtree raising (domain D = 2, one feature per vertex).
+
+    Tree: a spine of n nodes, node i testing x[i] <= 0 (continue on the left) with a leaf of class 0
+    on its right, and a leaf of class 1 at the bottom.  Examples: one per edge {a, b}, class 1,
+    with x[a] = x[b] = 1 and 0 elsewhere.  An example reaches the bottom (and is classified right)
+    exactly when the tests of both its endpoints are gone; a raising deletes at most one spine test
+    (raising a node onto its class-0 leaf only adds errors), so with at most k raisings the fewest
+    errors are m - max_{|K| <= k} e(K), and "at most m - k(k-1)/2 errors with at most k raisings"
+    holds iff the graph has a k-clique.  This reduction is ours (the paper's is not public here).
+
+    Args:
+        edges: iterable of vertex pairs (a, b), vertices in 0..n_vertices-1.
+    Returns:
+        (tree, X, y) with X of shape (m, n_vertices) in {0, 1} and y all 1.
+    Raises:
+        ValueError: on n_vertices < 1 or an edge outside the vertex range or a loop.
+    """
+    edges = [tuple(int(v) for v in e) for e in edges]
+    if n_vertices < 1 or any(a == b or not (0 <= a < n_vertices and 0 <= b < n_vertices) for a, b in edges):
+        raise ValueError("need n_vertices >= 1 and edges between distinct vertices in range")
+    n = n_vertices
+    feature = [LEAF] * (2 * n + 1)
+    threshold = [0] * (2 * n + 1)
+    left = [LEAF] * (2 * n + 1)
+    right = [LEAF] * (2 * n + 1)
+    label = [0] * (2 * n + 1)
+    for i in range(n):
+        feature[2 * i], left[2 * i], right[2 * i] = i, 2 * i + 2, 2 * i + 1
+    label[2 * n] = 1
+    tree = Tree(*(np.array(a, dtype=np.int64) for a in (feature, threshold, left, right, label)))
+    X = np.zeros((len(edges), n), dtype=np.int64)
+    for row, (a, b) in enumerate(edges):
+        X[row, a] = X[row, b] = 1
+    return tree, X, np.ones(len(edges), dtype=np.int64)

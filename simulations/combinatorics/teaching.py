@@ -2,7 +2,8 @@
 
 Definitions (Chalopin, Chepoi, Mc Inerney & Ratel, COLT 2024; Ganian, Khazaliya, Mc Inerney &
 Rocton, ICLR 2025): the concept class B(G) holds the distinct vertex sets of the balls
-B(v, r) = {u : d(u, v) <= r}, 0 <= r <= ecc(v).  A positive teaching map assigns to each ball C a
+B(v, r) = {u : d(u, v) <= r}, 0 <= r <= ecc(v) (in a disconnected graph a ball stays inside the
+component of its centre).  A positive teaching map assigns to each ball C a
 set T(C) of its own vertices; it is non-clashing if for any two balls C != C' not both
 T(C) is a subset of C' and T(C') is a subset of C.  NCTD+(B(G)) is the least k for which a
 non-clashing positive map with all |T(C)| <= k exists.  Two exact solvers: a 0-1 integer
@@ -19,13 +20,48 @@ from scipy import optimize, sparse
 
 
 def balls(graph: nx.Graph) -> list[frozenset]:
-    """The distinct balls of a connected graph, as frozensets, in a canonical order."""
-    if graph.number_of_nodes() == 0 or not nx.is_connected(graph):
-        raise ValueError("the graph must be non-empty and connected")
+    """The distinct balls of a graph (networkx shortest paths), as frozensets, in a canonical order.
+
+    Raises:
+        ValueError: on a graph without vertices.
+    """
+    if graph.number_of_nodes() == 0:
+        raise ValueError("the graph must have at least one vertex")
     out = set()
     for _, dist in nx.all_pairs_shortest_path_length(graph):
         for r in range(max(dist.values()) + 1):
             out.add(frozenset(u for u, du in dist.items() if du <= r))
+    return sorted(out, key=lambda c: (len(c), sorted(map(str, c))))
+
+
+def balls_by_bfs(vertices, edges) -> list[frozenset]:
+    """The same balls from a plain vertex list and edge list, by breadth-first search written out here.
+
+    Independent of networkx (the second exact solver uses it, so that a fault in one ball
+    computation cannot pass unseen).
+    """
+    vertices = list(vertices)
+    adjacency: dict = {v: [] for v in vertices}
+    for a, b in edges:
+        adjacency[a].append(b)
+        adjacency[b].append(a)
+    out = set()
+    for centre in vertices:
+        layer, seen = [centre], {centre}
+        ball = {centre}
+        out.add(frozenset(ball))
+        while layer:
+            nxt = []
+            for v in layer:
+                for w in adjacency[v]:
+                    if w not in seen:
+                        seen.add(w)
+                        nxt.append(w)
+            if not nxt:
+                break
+            ball |= set(nxt)
+            out.add(frozenset(ball))
+            layer = nxt
     return sorted(out, key=lambda c: (len(c), sorted(map(str, c))))
 
 
@@ -114,15 +150,17 @@ def teaching_map_backtracking(concepts: list[frozenset], k: int) -> list[frozens
 
 
 def positive_nctd(graph: nx.Graph, solver: str = "ilp", ignore_nested: bool = False) -> tuple[int, list[frozenset]]:
-    """NCTD+ of the balls of a connected graph and an optimal map (smallest k with a map).
+    """NCTD+ of the balls of a graph and an optimal map (smallest k with a map).
 
-    Each map found is re-checked with :func:`is_non_clashing` (unless ignore_nested).
+    The integer programme runs on :func:`balls`, the backtracking search on :func:`balls_by_bfs`
+    (two independent ball computations).  Each map found is re-checked with
+    :func:`is_non_clashing` (unless ignore_nested).
     Args:
         solver: ``"ilp"`` or ``"backtracking"``.
     Raises:
         ValueError: on an unknown solver or a map failing the independent check.
     """
-    concepts = balls(graph)
+    concepts = balls(graph) if solver == "ilp" else balls_by_bfs(graph.nodes, graph.edges)
     find = {"ilp": lambda k: teaching_map_ilp(concepts, k, ignore_nested),
             "backtracking": lambda k: teaching_map_backtracking(concepts, k)}.get(solver)
     if find is None:

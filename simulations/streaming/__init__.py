@@ -9,13 +9,28 @@ from .lp_regression import (
     lewis_weights,
     lp_regression_cost,
     lp_regression_cost_dual,
-    online_leverage_sampling,
     sample_columns,
     sampling_probabilities,
     st_demand,
 )
+from .online_sampling import (
+    cut_indicators,
+    cut_weights,
+    edge_weight_matrix,
+    inverse_sqrt_gram,
+    l2_cost_ratio_range,
+    linf_cost_ratio_range,
+    online_lewis_sampling,
+    online_weights,
+    random_edge_stream,
+    ratio_error,
+    smallest_budget,
+)
 
 __all__ = [
-    "barbell_with_bridges", "coherent_instance", "holder_conjugate", "incidence_matrix", "isolated_rows_instance", "lp_regression_cost_dual", "lewis_weights",
-    "lp_regression_cost", "online_leverage_sampling", "sample_columns", "sampling_probabilities", "st_demand",
+    "barbell_with_bridges", "coherent_instance", "cut_indicators", "cut_weights", "edge_weight_matrix",
+    "holder_conjugate", "incidence_matrix", "inverse_sqrt_gram", "isolated_rows_instance", "l2_cost_ratio_range",
+    "lewis_weights", "linf_cost_ratio_range", "lp_regression_cost", "lp_regression_cost_dual",
+    "online_lewis_sampling", "online_weights", "random_edge_stream", "ratio_error", "sample_columns",
+    "sampling_probabilities", "smallest_budget", "st_demand",
 ]
