@@ -216,8 +216,10 @@ def test_all_of_needs_every_piece_and_is_sharp_when_one_piece_is():
     assert decide(AllOf([good, loose], labels=["a", "b"])).verdict is V.VERIFIED
     assert decide(AllOf([good, bad])).verdict is V.REFUTED
     assert decide(AllOf([good, Proportion(5, 10, 0.5, why="x")])).verdict is V.INCONCLUSIVE
-    assert assess_near_miss(AllOf([good, loose]))["outcome"] == "refuted"
-    assert assess_near_miss(AllOf([loose, loose]))["outcome"] == "verified"
+    # A near miss moves one piece's number with the others unchanged: every piece must refute its own.
+    assert assess_near_miss(AllOf([good, good]))["outcome"] == "refuted"
+    assert assess_near_miss(AllOf([good, loose]))["outcome"] == "verified"
+    assert assess_near_miss(AllOf([good, Bound([0.0], [0.0], why="x")]))["outcome"] == "refuted"  # no number: neutral
     with pytest.raises(EvidenceError):
         AllOf([])
 

@@ -228,7 +228,7 @@ class Rate(Evidence):
         if const_verdict is False:
             return Decision(Verdict.REFUTED, f"fitted exponent {ci} is consistent with {fmt(e, 4)}, but the constant "
                             f"excludes the claimed one{const_text}", **kw)
-        if s.max() / s.min() < 10:
+        if s.max() / s.min() < 10 * (1 - 1e-12):  # a grid spanning exactly a decade, up to rounding, is one
             return Decision(Verdict.INCONCLUSIVE,
                             f"sizes span less than a decade ({fmt(s.min())} to {fmt(s.max())}): exponent not identifiable",
                             **kw)

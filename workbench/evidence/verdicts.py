@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import numpy as np
-
 from .bound import Bound
 from .core import (
     Decision,
@@ -32,10 +30,10 @@ class AllOf(Evidence):
     ERROR, REFUTED when a piece is REFUTED, VERIFIED when every piece is VERIFIED, INCONCLUSIVE
     otherwise.  The table lists every piece's rows under its label.
 
-    Sharpness: each piece's.  Near miss: each piece is decided against its own near miss (a
-    declared :class:`NearMiss` applies to every piece); the claim's near miss is refuted when at
-    least one piece refutes it, since the near-miss claim is the conjunction of the pieces' near
-    misses.
+    Sharpness: each piece's.  Near miss: each piece is decided against its own near misses (a
+    declared :class:`NearMiss` applies to every piece), one claimed number at a time with the
+    other pieces unchanged; the claim is sharp only when every piece with a number to move refutes
+    its near misses (a piece without one, exact or declared none, neither helps nor blocks).
 
     Args:
         parts: the pieces of evidence (any kinds, at least one).
@@ -45,7 +43,7 @@ class AllOf(Evidence):
     parts: list[Any]
     labels: list[str] | None = None
     kind = "all"
-    near_miss_default: ClassVar[str] = "each piece's own near miss; refuted when one piece refutes it"
+    near_miss_default: ClassVar[str] = "each piece's own near misses, one at a time; sharp when every piece refutes its own"
 
     def __post_init__(self) -> None:
         parts = list(self.parts) if isinstance(self.parts, (list, tuple)) else [self.parts]
@@ -203,31 +201,26 @@ def assess_near_miss(evidence: Evidence, declared: NearMiss | None = None) -> di
 
 
 def _assess_pieces(evidence: AllOf, declared: NearMiss | None) -> dict[str, Any]:
+    # Each near miss moves one piece's claimed number with the other pieces as they are, so the
+    # claim tells itself from every near miss only when every piece refutes its own.  A piece with
+    # no number to move (exact, none declared, none derivable) neither helps nor blocks.
     pieces = [assess_near_miss(p, declared) for p in evidence.parts]
     outcomes = [p["outcome"] for p in pieces]
     cases = [c | {"description": f"{name}: {c['description']}"}
              for name, p in zip(evidence.names, pieces, strict=True) for c in p["cases"]]
     listing = "; ".join(f"{name}: {p['outcome']}" for name, p in zip(evidence.names, pieces, strict=True))
-    if any(o in SHARP_OUTCOMES for o in outcomes):
-        return {"outcome": "refuted", "cases": cases, "why": declared.why if declared else "",
-                "sentence": f"at least one piece tells the claim from its near miss ({listing})"}
-    outcome = "verified" if "verified" in outcomes else ("underivable" if all(o == "underivable" for o in outcomes)
-                                                         else "inconclusive")
-    return {"outcome": outcome, "cases": cases, "why": declared.why if declared else "",
-            "sentence": f"no piece tells the claim from its near miss ({listing})"}
-
-
-def describe_near_miss(kind: str, declared: NearMiss | None) -> str:
-    """The near miss a claim of evidence ``kind`` is decided against, in words."""
-    if declared is None:
-        return f"default: {KINDS[kind].near_miss_default}"
-    if declared.absent:
-        return f"none: {declared.why}"
-    change = declared.description or (f"{declared.field or KINDS[kind].claimed_field} " + (
-        f"times {fmt(declared.scale)}" if declared.scale is not None else
-        f"{'+' if declared.shift >= 0 else '-'} {fmt(abs(declared.shift))}" if declared.shift is not None else
-        f"replaced by {fmt(declared.to) if np.ndim(declared.to) == 0 else 'given values'}"))
-    return f"declared: {change} ({declared.why})"
+    why = declared.why if declared else ""
+    neutral = ("exact", "none", "underivable")
+    blocking = [o for o in outcomes if o not in SHARP_OUTCOMES and o not in neutral]
+    if blocking:
+        outcome = "verified" if "verified" in blocking else ("error" if "error" in blocking else "inconclusive")
+        return {"outcome": outcome, "cases": cases, "why": why,
+                "sentence": f"not every piece tells the claim from its near miss ({listing})"}
+    if all(o == "underivable" for o in outcomes):
+        return {"outcome": "underivable", "cases": cases, "why": why,
+                "sentence": f"no piece has a near miss that could be derived ({listing}): declare one"}
+    return {"outcome": "refuted" if "refuted" in outcomes else outcomes[0], "cases": cases, "why": why,
+            "sentence": f"every piece with a number to move refutes its near miss ({listing})"}
 
 
 def is_sharp(near_miss: dict[str, Any] | None) -> bool:
