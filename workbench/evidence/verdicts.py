@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
+
 from .bound import Bound
 from .core import (
     Decision,
@@ -221,6 +223,19 @@ def _assess_pieces(evidence: AllOf, declared: NearMiss | None) -> dict[str, Any]
                 "sentence": f"no piece has a near miss that could be derived ({listing}): declare one"}
     return {"outcome": "refuted" if "refuted" in outcomes else outcomes[0], "cases": cases, "why": why,
             "sentence": f"every piece with a number to move refutes its near miss ({listing})"}
+
+
+def describe_near_miss(kind: str, declared: NearMiss | None) -> str:
+    """The near miss a claim of evidence ``kind`` is decided against, in words."""
+    if declared is None:
+        return f"default: {KINDS[kind].near_miss_default}"
+    if declared.absent:
+        return f"none: {declared.why}"
+    change = declared.description or (f"{declared.field or KINDS[kind].claimed_field} " + (
+        f"times {fmt(declared.scale)}" if declared.scale is not None else
+        f"{'+' if declared.shift >= 0 else '-'} {fmt(abs(declared.shift))}" if declared.shift is not None else
+        f"replaced by {fmt(declared.to) if np.ndim(declared.to) == 0 else 'given values'}"))
+    return f"declared: {change} ({declared.why})"
 
 
 def is_sharp(near_miss: dict[str, Any] | None) -> bool:
