@@ -372,3 +372,14 @@ def test_a_schema_one_database_is_reported(tmp_path):
     finally:
         store.close()
     assert "VERIFIED" in paths["tex"].read_text()
+
+
+def test_a_small_claimed_exponent_gets_a_proportionate_near_miss():
+    from workbench.evidence.rate import rate_near_miss_shift
+
+    assert rate_near_miss_shift(-0.5) == 0.25 and rate_near_miss_shift(2.0) == 0.25
+    assert rate_near_miss_shift(-1 / 7) == pytest.approx(1 / 14) and rate_near_miss_shift(0.0) == 0.25
+    # A fit of -0.106 with an allowance 0.067 "verifies" -1/7, and also its near misses at -1/7 +- 1/14.
+    costs = _costs_with_interval(-0.106, 0.001)
+    r = Rate(SIZES, costs, exponent=-1 / 7, tolerance=0.067, why="x")
+    assert decide(r).verdict is V.VERIFIED and assess_near_miss(r)["outcome"] == "verified"

@@ -9,7 +9,7 @@ sublinear convergence to a neighbourhood set by the subproblem accuracy (and, st
 noise variances), for a subsequence, under bounded but unknown delays, for (essentially) strongly
 convex composite objectives.  So the convergence checked is the abstract's statement, run for
 a fixed budget at several levels of asynchrony with the same parameters, against a threshold set
-before the run; its controls break hypotheses of the theorem (bounded delays, an exact oracle).  The authors' names are the research notes' recollection:
+before the run; its controls break hypotheses of the theorem (bounded delays, an exact oracle).  The authors' names are unconfirmed:
 no readable public source (the review page is anonymous, the code names none) confirms them.
 """
 
@@ -92,7 +92,7 @@ def _cut_evidence(ctx, problem):
 
 
 @claim(PAPER, source="Cut model of the bundle method (authors' public code); validity for "
-                     "convex f_i derived in the research notes", evidence="bound", role="background",
+                     "convex f_i derived here", evidence="bound", role="background",
        statement=r"For convex $f_i$ every cut stored by the server, however stale, is a global "
        r"minorant: $f_i(x) \ge f_i(z_{ij}) + \langle g_{ij}, x - z_{ij}\rangle$ for all $x$; hence "
        r"the bundle model is below $F$ and its minimum is a lower bound on $F^\star$.",
@@ -225,7 +225,7 @@ def _delay_evidence(ctx, c_power):
                      "not readable", evidence="rate", role="supporting",
        reconstructed_from="abstract ('quantify how the convergence times depend on the level of "
                           "asynchrony'); the linear form O(tau + 1) is that of delay-tolerant incremental "
-                          "methods (PIAG, DAve-RPG), the research notes' reading",
+                          "methods (PIAG, DAve-RPG), our reading",
        statement=r"The number of server iterations the asynchronous bundle method needs to reach "
        r"a fixed accuracy grows at most linearly in the maximal delay: $O(\tau + 1)$ at fixed "
        r"problem and accuracy, with parameters that do not depend on $\tau$.",

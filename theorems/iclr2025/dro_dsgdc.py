@@ -76,7 +76,7 @@ PAPER = Paper(
 
 RECONSTRUCTED = ("abstract (OpenReview JYwVijuNA7 and the paper's opening) names the property; its "
                  "definition and constants were not readable; the form checked is our derivation for the "
-                 "chi^2 penalty (research notes, claims-iclr2025.md section 8)")
+                 "chi^2 penalty (our derivation)")
 
 DATA_PARAMS = {
     "m": Param(200, full=1000, low=2, high=100000, doc="number of samples of P (random instances)"),

@@ -912,7 +912,7 @@ def _crossover_bound(ctx, dims):
               for d, a, b in zip(dims, quantum, classical, strict=True)]
     return Bound(quantum, classical, relation="<=", instances=labels, x=list(dims), xlabel="dimension d",
                  why="exact query counts of one run per dimension (the counts vary by under 2% over "
-                     "seeds in the research notes); no slack",
+                     "seeds before the run); no slack",
                  quantity="quantum PGD queries to an eps-SOSP (bound: finite-difference PGD's)")
 
 

@@ -108,7 +108,7 @@ def _corner_evidence(ctx):
                                           "the V-staircase (an explicit f with f* = inf f)"])
 
 
-@claim(PAPER, role="headline", source="Nonconvex convergence theorem, its ell = L case", evidence="all",
+@claim(PAPER, role="supporting", source="Nonconvex convergence theorem, its ell = L case", evidence="all",
        reconstructed_from=RECONSTRUCTED,
        statement=r"With $\ell \equiv L$ the rule gives $\gamma_k = 1/L$, and every $L$-smooth $f$ "
        r"satisfies, for every $T \ge 1$, $\min_{0 \le k < T}\frac{\|\nabla f(x_k)\|^2}{\ell(2\|\nabla f(x_k)\|)}"

@@ -210,7 +210,7 @@ EQUI = {
 }
 
 
-@claim(PAPER, role="headline", source="Sec. on dimension, reviewing Finkel, Rodriguez, Wu & Yahl (arXiv "
+@claim(PAPER, role="background", source="Sec. on dimension, reviewing Finkel, Rodriguez, Wu & Yahl (arXiv "
                                       "2408.04569): equi-width architectures have activation degree "
                                       "threshold one",
        evidence="identity",
@@ -270,7 +270,7 @@ THRESHOLD = {
 }
 
 
-@claim(PAPER, role="headline", source="Sec. on dimension, reviewing Finkel, Rodriguez, Wu & Yahl (arXiv "
+@claim(PAPER, role="background", source="Sec. on dimension, reviewing Finkel, Rodriguez, Wu & Yahl (arXiv "
                                       "2408.04569): the activation degree threshold exists and is at "
                                       "most 6m^2 - 6m + 1 (the high activation degree conjecture of "
                                       "Kileel, Trager & Bruna)",

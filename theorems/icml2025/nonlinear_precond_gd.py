@@ -329,7 +329,7 @@ def _corner_evidence(ctx):
                                           "the V-staircase (an explicit f with f* = inf f)"])
 
 
-@claim(PAPER, role="headline", source="Nonconvex convergence theorem, with phi = 1/2 ||.||^2 (by Proposition 2.3 "
+@claim(PAPER, role="supporting", source="Nonconvex convergence theorem, with phi = 1/2 ||.||^2 (by Proposition 2.3 "
                                       "its class contains every L-smooth f)", evidence="all",
        reconstructed_from=RECONSTRUCTED,
        statement=r"With $\phi = \frac12\|\cdot\|^2$, $\gamma = 1/L$, $\lambda = 1/\bar L$, $\bar L = 1$ (the method "

@@ -6,7 +6,7 @@ coordinate-wise AdaGrad are the extreme partitions, $O(\sqrt d)$ state with subs
 $\sqrt d$); Subspace-Momentum keeps momentum only in a $k$-dimensional subspace.  The update rules
 are the paper's (as quoted by a summary page and the authors' code); the theorems could not be
 read, so the rate statements are the abstract's ("noise-adapted" guarantees with improved
-dimensional dependence, SGD-like rate for Subspace-Momentum) in the form of the research notes,
+dimensional dependence, SGD-like rate for Subspace-Momentum) in the form of our reading,
 marked reconstructed.  They are checked where their noise term binds: from the minimiser of a
 noisy quadratic, where the average squared gradient norm measures the noise term alone, with
 two-sided exponents in $T$, in the noise scale and in $d$ (the partition law $N_\Psi(\sigma)$),
@@ -279,7 +279,7 @@ def _t_rate(ctx, frozen):
 
 @claim(PAPER, source="Abstract (noise-adapted high-probability guarantee for non-convex smooth "
                      "objectives under coordinate-wise noise); the B N_Psi(sigma)/sqrt T term",
-       evidence="rate", role="headline",
+       evidence="rate", role="supporting",
        reconstructed_from="PMLR abstract; the T-dependence O~(./sqrt T + ./T) read from the summary figure "
                           "of the authors' repository (timmytonga/sn-sm, imgs/adagrad_variants_compare.png); "
                           "the theorem's constants were not readable",
@@ -313,7 +313,7 @@ def _sigma_law(ctx, frozen):
 
 @claim(PAPER, source="Abstract (noise-adapted guarantee)", evidence="rate", role="headline",
        reconstructed_from="PMLR abstract ('noise-adapted'); the noise term's form N_Psi(sigma) from the "
-                          "research notes (claims-icml2025.md section 14), its exact statement not readable",
+                          "abstract's description of the partition (our reading), its exact statement not readable",
        statement=r"Subset-Norm adapts to the noise level: its noise term is proportional to "
        r"$N_\Psi(\sigma)$, linear in the scale of $\sigma$ (not quadratic, as for a step size fixed "
        r"in advance); from the minimiser the average squared gradient norm grows as $\sigma^1$.",
@@ -342,8 +342,8 @@ def _partition(ctx, method):
 
 @claim(PAPER, source="Abstract (improved dimensional dependence of SN over existing methods); the "
                      "partition term N_Psi(sigma)", evidence="rate", role="headline",
-       reconstructed_from="PMLR abstract; N_Psi(sigma) = sum_i ||sigma_{Psi_i}||_2 is the research notes' "
-                          "reading (claims-icml2025.md section 14) of the noise term, which interpolates "
+       reconstructed_from="PMLR abstract; N_Psi(sigma) = sum_i ||sigma_{Psi_i}||_2 is our "
+                          "reading of the noise term, which interpolates "
                           "between AdaGrad-Norm (||sigma||_2) and AdaGrad (||sigma||_1); the paper's "
                           "exponents under its noise-sparsity parameter could not be read",
        statement=r"The noise term of Subset-Norm depends on the partition through "
@@ -396,9 +396,9 @@ def _momentum_rate(ctx, scaled):
 
 
 @claim(PAPER, source="Abstract (high-probability convergence rates for Subspace-Momentum)",
-       evidence="rate", role="headline",
+       evidence="rate", role="supporting",
        reconstructed_from="PMLR abstract; the SGD-like O(1/sqrt T) form with step eta/sqrt T is the "
-                          "research notes' reading, the theorem's constants not readable",
+                          "our reading of it, the theorem's constants not readable",
        statement=r"Subspace-Momentum ($k = d/4$, $\beta_1 = 0.9$) with step $\eta/\sqrt T$ on an "
        r"$L$-smooth $f$ with noise satisfies $\frac1T\sum_{t<T}\|\nabla f(x_t)\|^2 = O(1/\sqrt T)$, the "
        r"rate of SGD; where the noise term binds it decays as $T^{-1/2}$.",

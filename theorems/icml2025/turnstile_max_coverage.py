@@ -50,6 +50,12 @@ PAPER = Paper(
     year=2025,
     arxiv="2504.18394",
     not_checked=(
+        NotChecked(r"The $(1 - 1/e - \varepsilon)$-approximation of maximum coverage by the paper's own sketch in a "
+                   r"turnstile stream.",
+                   "the sketch here is a stand-in of the same type (the paper's is not readable), and on the "
+                   "greedy-tight family at the sizes that run here greedy itself reaches 1 - (1 - 1/k)^k, well above "
+                   "1 - 1/e - eps, so the eps the sketch costs is never exercised: a claimed 1 - 1/e + 0.05 passes too; "
+                   "the stand-in's check is kept as a supporting claim", role="headline"),
         NotChecked(r"The turnstile maximum-coverage algorithm uses $\tilde O(d/\varepsilon^3)$ space and "
                    r"$\mathrm{poly}\log n$ update time.",
                    "an O~ upper bound with unpublished constants and polylogarithmic factors for a sketch that could "
@@ -188,7 +194,7 @@ def _approximation(ctx, ignore_deletions: bool, random_choice: bool = False) -> 
 
 @claim(PAPER, source="Abstract and main theorem: (1 - 1/e - eps)-approximation in one pass over a turnstile stream, "
        "with space independent of n",
-       evidence="bound", role="headline",
+       evidence="bound", role="supporting",
        reconstructed_from=_READ + "; the sketch is our stand-in of the same type (geometric subsampling of items, one "
        "invertible Bloom lookup table of fixed size per level, greedy on the finest level that decodes)",
        params={"k": Param(4, low=2, high=6, doc="sets to choose"),

@@ -53,7 +53,14 @@ def factor_slope(sizes: Any, factors: Any) -> float:
     return _least_squares_line(np.log(s), np.log(f))[0]
 
 
-RATE_NEAR_MISS = 0.25  # the default near miss moves a claimed exponent by this much
+RATE_NEAR_MISS = 0.25  # the default near miss moves a claimed exponent by this much, or by half a smaller one
+
+
+def rate_near_miss_shift(exponent: float) -> float:
+    """How far the default near miss moves a claimed exponent: 0.25, or half the exponent when it
+    is smaller than 0.5 in size (a quarter is no modest change of T^(-1/7)); 0.25 for 0."""
+    e = abs(float(exponent))
+    return RATE_NEAR_MISS if e == 0 else min(RATE_NEAR_MISS, e / 2)
 RATE_FLOAT_ERROR = 1e-9  # float error of a fitted slope: an exact power law is fitted to about this
 
 
@@ -86,8 +93,8 @@ class Rate(Evidence):
     Sharpness: the exponents the fit cannot reject (``[lo - tol, hi + tol]`` for ``"="``; for
     ``"<="`` the strongest exponent still verified is ``hi - tol``) and the nearest refuted on each
     side; with a constant, the interval of constants.  Default near misses: the exponent moved by
-    0.25 toward the stronger side (both sides for ``"="``), and a claimed constant halved and
-    doubled.
+    0.25 toward the stronger side (both sides for ``"="``), or by half of it when it is smaller than
+    0.5 in size, and a claimed constant halved and doubled.
 
     Args:
         sizes, costs: positive arrays of one length (n >= 3).
@@ -113,7 +120,7 @@ class Rate(Evidence):
     kind = "rate"
     relations = ("=", "<=", ">=")
     claimed_field = "exponent"
-    near_miss_default: ClassVar[str] = "the exponent moved by 0.25 toward the stronger side (both sides for '='); a claimed constant halved and doubled"
+    near_miss_default: ClassVar[str] = "the exponent moved by 0.25 (or half of it, when smaller than 0.5 in size) toward the stronger side (both sides for '='); a claimed constant halved and doubled"
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -133,7 +140,8 @@ class Rate(Evidence):
                 raise EvidenceError("rate evidence: constant_rtol must be >= 0")
 
     def default_near_misses(self) -> list[tuple[str, Evidence]]:
-        e, d = float(self.exponent), RATE_NEAR_MISS
+        e = float(self.exponent)
+        d = rate_near_miss_shift(e)
         moves = {"<=": [-d], ">=": [d], "=": [-d, d]}[self.relation]
         out: list[tuple[str, Evidence]] = [
             (f"exponent {fmt(e + s, 4)} instead of {fmt(e, 4)}", _replace(self, exponent=e + s, constant=None))
