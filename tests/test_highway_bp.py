@@ -95,8 +95,8 @@ def test_scan_matches_the_explicit_double_sum():
     for i in range(n):
         for j in range(i, n):
             row = v[j].copy()
-            for l in range(j, i, -1):
-                row = row @ K[l - 1]
+            for layer in range(j, i, -1):
+                row = row @ K[layer - 1]
             explicit[i] += row
     assert np.allclose(residual_accumulation(v, K), explicit)
     u, rounds = cumsumprod_scan(v, K)

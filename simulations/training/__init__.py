@@ -3,13 +3,16 @@ loss landscapes and optimisation trajectories.
 
 ``highway``: backpropagation through residual-type sequential models, its decomposition over
 paths and the Highway-BP iteration (Fagnou et al., ICLR 2025).
+``lora``: the LoRA objective with weight decay, certified second-order stationary points, the
+restricted strong convexity and smoothness constants, and tight instances of spurious points
+(Kim, Kim & Ryu, ICML 2025).
 """
 
 from .highway import (
     KINDS,
     ResidualModel,
-    absolute_backprop,
     Trace,
+    absolute_backprop,
     backprop,
     cumsumprod_scan,
     fixed_point_iteration,
@@ -30,4 +33,40 @@ __all__ = [
     "KINDS", "ResidualModel", "Trace", "absolute_backprop", "backprop", "cumsumprod_scan", "fixed_point_iteration", "forward",
     "highway_bp", "init_model", "layer_forward", "parameter_gradients", "path_sum", "path_sums_by_blocks", "relative_error",
     "residual_accumulation", "rounding_allowance", "total_loss",
+]
+
+from .lora import (  # noqa: E402
+    CriticalPoint,
+    DoubleWellLoss,
+    LandscapeConstants,
+    QuadraticLoss,
+    SpuriousInstance,
+    balanced_factors,
+    certify,
+    distance_bound,
+    feasibility,
+    find_critical_point,
+    gradient_descent,
+    lora_hessian,
+    lora_value_grad,
+    nuclear_prox_solve,
+    optimality_residual,
+    quadratic_constants,
+    random_quadratic,
+    random_rotation,
+    rank_one_rayleigh_max,
+    ratio_bound_terms,
+    reachable_along,
+    regularised_value,
+    smallest_feasible_q,
+    spurious_instance,
+    t_min,
+)
+
+__all__ += [
+    "CriticalPoint", "DoubleWellLoss", "LandscapeConstants", "QuadraticLoss", "SpuriousInstance",
+    "balanced_factors", "certify", "distance_bound", "feasibility", "find_critical_point", "gradient_descent",
+    "lora_hessian", "lora_value_grad", "nuclear_prox_solve", "optimality_residual", "quadratic_constants",
+    "random_quadratic", "random_rotation", "rank_one_rayleigh_max", "ratio_bound_terms", "reachable_along",
+    "regularised_value", "smallest_feasible_q", "spurious_instance", "t_min",
 ]

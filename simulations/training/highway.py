@@ -266,8 +266,8 @@ def path_sum(trace: Trace, i: int, max_blocks: int | None = None, *, min_blocks:
             if nb < min_blocks or (max_blocks is not None and nb > max_blocks):
                 continue
             row = op(trace.e[j])
-            for l, through_block in zip(reversed(span), reversed(mask), strict=True):
-                row = row @ op(trace.J[l - 1] if through_block else trace.K[l - 1])
+            for layer, through_block in zip(reversed(span), reversed(mask), strict=True):
+                row = row @ op(trace.J[layer - 1] if through_block else trace.K[layer - 1])
             total += row
     return total
 
@@ -292,8 +292,8 @@ def path_sums_by_blocks(trace: Trace, i: int) -> np.ndarray:
         span = range(i + 1, j + 1)
         for mask in itertools.product((False, True), repeat=j - i):
             row = trace.e[j].copy()
-            for l, through_block in zip(reversed(span), reversed(mask), strict=True):
-                row = row @ (trace.J[l - 1] if through_block else trace.K[l - 1])
+            for layer, through_block in zip(reversed(span), reversed(mask), strict=True):
+                row = row @ (trace.J[layer - 1] if through_block else trace.K[layer - 1])
             out[sum(mask)] += row
     return out
 
