@@ -6,6 +6,8 @@ paths and the Highway-BP iteration (Fagnou et al., ICLR 2025).
 ``lora``: the LoRA objective with weight decay, certified second-order stationary points, the
 restricted strong convexity and smoothness constants, and tight instances of spurious points
 (Kim, Kim & Ryu, ICML 2025).
+``trajectories``: trajectory maps and the oscillation of successive gradient-descent updates on
+quadratics (Singh et al., ICLR 2025).
 """
 
 from .highway import (
@@ -69,4 +71,21 @@ __all__ += [
     "lora_hessian", "lora_value_grad", "nuclear_prox_solve", "optimality_residual", "quadratic_constants",
     "random_quadratic", "random_rotation", "rank_one_rayleigh_max", "ratio_bound_terms", "reachable_along",
     "regularised_value", "smallest_feasible_q", "spurious_instance", "t_min",
+]
+
+from .trajectories import (  # noqa: E402
+    gd_updates,
+    limit_sign,
+    mean_directional_similarity,
+    oscillation_threshold,
+    random_walk_mds,
+    steps_to_resolve,
+    successive_cosine_closed_form,
+    successive_cosines,
+    trajectory_map,
+)
+
+__all__ += [
+    "gd_updates", "limit_sign", "mean_directional_similarity", "oscillation_threshold", "random_walk_mds",
+    "steps_to_resolve", "successive_cosine_closed_form", "successive_cosines", "trajectory_map",
 ]
