@@ -8,6 +8,8 @@ restricted strong convexity and smoothness constants, and tight instances of spu
 (Kim, Kim & Ryu, ICML 2025).
 ``trajectories``: trajectory maps and the oscillation of successive gradient-descent updates on
 quadratics (Singh et al., ICLR 2025).
+``local_loss``: local-loss training with a BP-modified offset in the linear-Gaussian model, its exact
+stationary excess loss and a Monte Carlo of the algorithm (Ren & Li, ICLR 2025).
 """
 
 from .highway import (
@@ -88,4 +90,21 @@ from .trajectories import (  # noqa: E402
 __all__ += [
     "gd_updates", "limit_sign", "mean_directional_similarity", "oscillation_threshold", "random_walk_mds",
     "steps_to_resolve", "successive_cosine_closed_form", "successive_cosines", "trajectory_map",
+]
+
+from .local_loss import (  # noqa: E402
+    LocalLossModel,
+    bias_term,
+    excess_loss,
+    offset_variance,
+    optimal_alpha,
+    random_model,
+    simulate_excess,
+    stationary_mean_offset,
+    white_variance,
+)
+
+__all__ += [
+    "LocalLossModel", "bias_term", "excess_loss", "offset_variance", "optimal_alpha", "random_model",
+    "simulate_excess", "stationary_mean_offset", "white_variance",
 ]
