@@ -43,14 +43,14 @@ PAPER = Paper(
     year=2025,
     url="https://openreview.net/forum?id=MtW30ql5Oj",
     not_checked=(
-        NotChecked("On CIFAR-100 (ResNet-50 full and LoKr tuning, ViT-b16 LoRA tuning) the method improves test "
-                   "accuracy by 20.5% for Forward-Forward and 18.6% for LoCo, is on average 7.7% below BP, and saves up "
-                   "to 75% memory.",
+        NotChecked(r"On CIFAR-100 (ResNet-50 full and LoKr tuning, ViT-b16 LoRA tuning) the method improves test "
+                   r"accuracy by 20.5\% for Forward-Forward and 18.6\% for LoCo, is on average 7.7\% below BP, and "
+                   r"saves up to 75\% memory.",
                    "accuracy and memory of large networks trained on CIFAR-100; not reproducible on two CPU cores, and "
                    "the paper's exact algorithm (the two scaling factors, the local losses used) could not be read",
                    role="headline"),
-        NotChecked("The optimal scaling factors alpha_h and lambda_h derived from the stochastic modified equation, "
-                   "per block h.",
+        NotChecked(r"The optimal scaling factors $\alpha_h$ and $\lambda_h$ derived from the stochastic modified "
+                   r"equation, per block $h$.",
                    "their formulas could not be read; the reconstructed model's optimum alpha* = B/(B + V_offset) "
                    "follows from the decomposition that is checked", role="supporting"),
     ),

@@ -47,17 +47,18 @@ PAPER = Paper(
     arxiv="2501.17086",
     url="https://openreview.net/forum?id=JDm7oIcx4Y",
     not_checked=(
-        NotChecked("Highway-BP gives major training speed-ups with minimal performance degradation on ResNets, "
-                   "transformers and RNNs (Figures 2-5, Table 3: x2 to x3.5 faster RNN training).",
+        NotChecked(r"Highway-BP gives major training speed-ups with minimal performance degradation on ResNets, "
+                   r"transformers and RNNs (Figures 2-5, Table 3: $\times 2$ to $\times 3.5$ faster RNN training).",
                    "wall-clock speed-ups of a parallel algorithm on GPUs and accuracies of large models on "
                    "CIFAR10, ImageNet32, Wikitext103 and MNLI; a two-core CPU measures neither. A small version "
                    "of the finding that a handful of iterations recovers the gradient is checked "
                    "(few_iterations_beat_fixed_point)", role="headline"),
-        NotChecked("Section 4.4: with k iterations the time is T_forward + (k/L) T_backward + O(k log2 L).",
+        NotChecked(r"Section 4.4: with $k$ iterations the time is $T_{\mathrm{forward}} + \frac{k}{L}T_{\mathrm{backward}} "
+                   r"+ O(k\log_2 L)$.",
                    "a cost model of parallel hardware; what is computable here, that each iteration's scan is "
                    "exact in ceil(log2 n) rounds, is checked (parallel_scan_log_rounds)", role="supporting"),
-        NotChecked("Section 5.3 (Figure 6): over training, the contribution of longer paths (larger k) grows and "
-                   "k = 0 keeps a large share of the step norm.",
+        NotChecked(r"Section 5.3 (Figure 6): over training, the contribution of longer paths (larger $k$) grows and "
+                   r"$k = 0$ keeps a large share of the step norm.",
                    "an observation on the training runs of large models", role="supporting"),
         NotChecked("Appendix D: Highway-BP needs two more state-sized tensors per layer than backpropagation "
                    "(eq. 25).",

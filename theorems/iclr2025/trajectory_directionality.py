@@ -48,7 +48,7 @@ PAPER = Paper(
                    "trajectory map, centring, checkpoint spacing) and protocols could not be read, so a toy version "
                    "would test our own choices rather than the finding", role="headline"),
         NotChecked("When the trajectory direction has gathered inertia, optimisation proceeds largely unaltered even if "
-                   "more than 99% of the parameters are frozen (training only the scalar batch-normalisation "
+                   "more than 99\\% of the parameters are frozen (training only the scalar batch-normalisation "
                    "parameters after some training matches training the whole network).",
                    "an empirical finding on large networks with batch normalisation; 'largely unaltered' states no "
                    "measure or size we could test without inventing one, and the freezing schedule could not be read",

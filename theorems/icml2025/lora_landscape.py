@@ -63,18 +63,19 @@ PAPER = Paper(
                    "gradient descent from the LoRA initialisation (B = 0) does end at spurious SOSPs in some runs; "
                    "the paper's premise (spurious minima far from zero) does not hold there, so this says nothing "
                    "against the argument", role="headline"),
-        NotChecked("Corollary 1(ii): a spurious SOSP has ||X||_F >= (sum_{s>r*} sigma_s^2 / (1 - 2 alpha sigma_{r*} / "
-                   "(beta sigma_r)))^{1/2} - ||X*||_F.",
+        NotChecked(r"Corollary 1(ii): a spurious SOSP has $\|X\|_F \ge \big(\sum_{s>r^\star}\sigma_s^2 / (1 - "
+                   r"\frac{2\alpha\sigma_{r^\star}}{\beta\sigma_r})\big)^{1/2} - \|X^\star\|_F$.",
                    "its right side is negative on every spurious SOSP we could construct (a random search over the "
                    "family), so a check could not fail; the distance inequality it follows from is checked "
                    "(distance_inequality)", role="supporting"),
-        NotChecked("Theorem 2 (several fine-tuned matrices with per-matrix constants) and Theorem 3 (an approximately "
-                   "low-rank delta-global minimiser with delta = o(eps^3)).",
+        NotChecked(r"Theorem 2 (several fine-tuned matrices with per-matrix constants) and Theorem 3 (an approximately "
+                   r"low-rank $\delta$-global minimiser with $\delta = o(\varepsilon^3)$).",
                    "Theorem 2 reduces to Theorem 1 matrix by matrix on separable losses and no coupled instance with "
                    "exact per-matrix constants was built; Theorem 3's hypothesis is asymptotic (o(eps^3))",
                    role="supporting"),
-        NotChecked("Lemma 1: SGD with batch size b, learning rate mu and weight decay lambda converges, if at all, to "
-                   "X with X/||X|| within eps of a matrix of rank <= b log(eps/4)/log(1 - mu lambda).",
+        NotChecked(r"Lemma 1: SGD with batch size $b$, learning rate $\mu$ and weight decay $\lambda$ converges, if at "
+                   r"all, to $X$ with $X/\|X\|$ within $\varepsilon$ of a matrix of rank at most "
+                   r"$b\log(\varepsilon/4)/\log(1 - \mu\lambda)$.",
                    "a statement about the limit of stochastic iterates whose rank count exceeds the matrix size "
                    "except for mu lambda near 1; not built here", role="supporting"),
         NotChecked("Experiments: low-rank minimisers of the nuclear-norm regularised full fine-tuning, estimated RSC "
