@@ -84,3 +84,52 @@ def test_bad_models_are_refused():
         LocalLossModel(-np.eye(2), np.zeros(2), np.eye(2), np.eye(2), 0.1, 4, 2, 1)
     with pytest.raises(ValueError):
         simulate_excess(_scalar(K=3), np.array([0.0]), np.random.default_rng(0), chains=10, burn_in=4, window=6)
+
+
+def test_local_net_gradients_match_finite_differences():
+    from simulations.training import (
+        block_gradients,
+        global_loss,
+        init_local_net,
+        teacher_regression,
+    )
+
+    rng = np.random.default_rng(7)
+    X, Y = teacher_regression(rng, 20)
+    net = init_local_net(rng, 8, (5, 4), 2)
+    bp, local, heads = block_gradients(net, X, Y)
+
+    def fd(f, arr):
+        out = np.zeros_like(arr)
+        for idx in np.ndindex(arr.shape):
+            old = arr[idx]
+            arr[idx] = old + 1e-6
+            up = f()
+            arr[idx] = old - 1e-6
+            down = f()
+            arr[idx] = old
+            out[idx] = (up - down) / 2e-6
+        return out
+
+    assert np.allclose(bp[0][0], fd(lambda: global_loss(net, X, Y), net.W[0]), atol=1e-7)
+    assert np.allclose(bp[2][1], fd(lambda: global_loss(net, X, Y), net.c[2]), atol=1e-7)
+
+    def local_loss_1():  # the second block's auxiliary-head loss
+        h1 = np.tanh(X @ net.W[0].T + net.c[0])
+        h2 = np.tanh(h1 @ net.W[1].T + net.c[1])
+        return 0.5 * float(np.mean(np.sum((h2 @ net.A[1].T + net.a[1] - Y) ** 2, axis=1)))
+
+    assert np.allclose(local[1][0], fd(local_loss_1, net.W[1]), atol=1e-7)
+    assert np.allclose(heads[1][0], fd(local_loss_1, net.A[1]), atol=1e-7)
+
+
+def test_bp_training_reduces_the_global_loss():
+    from simulations.training import global_loss, init_local_net, teacher_regression, train_local
+
+    rng = np.random.default_rng(8)
+    X, Y = teacher_regression(rng, 64)
+    net = init_local_net(rng, 8, (8, 8), 2)
+    trained = train_local(net, X, Y, np.random.default_rng(9), steps=300, lr=0.05, batch=16, alpha=0.0, mode="bp")
+    assert global_loss(trained, X, Y) < 0.5 * global_loss(net, X, Y)
+    with pytest.raises(ValueError):
+        train_local(net, X, Y, np.random.default_rng(9), steps=1, lr=0.05, batch=16, alpha=0.0, mode="other")

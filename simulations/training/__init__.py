@@ -94,17 +94,24 @@ __all__ += [
 
 from .local_loss import (  # noqa: E402
     LocalLossModel,
+    LocalNet,
     bias_term,
+    block_gradients,
     excess_loss,
+    global_loss,
+    init_local_net,
     offset_variance,
     optimal_alpha,
     random_model,
     simulate_excess,
     stationary_mean_offset,
+    teacher_regression,
+    train_local,
     white_variance,
 )
 
 __all__ += [
-    "LocalLossModel", "bias_term", "excess_loss", "offset_variance", "optimal_alpha", "random_model",
-    "simulate_excess", "stationary_mean_offset", "white_variance",
+    "LocalLossModel", "LocalNet", "bias_term", "block_gradients", "excess_loss", "global_loss", "init_local_net",
+    "offset_variance", "optimal_alpha", "random_model", "simulate_excess", "stationary_mean_offset",
+    "teacher_regression", "train_local", "white_variance",
 ]

@@ -22,6 +22,9 @@ loss is exactly
 
 minimised at ``alpha* = (b^T H^-1 b / 2) / (b^T H^-1 b / 2 + V_offset)``: the offset trades bias for
 variance.  ``L(theta) = (theta - theta*)^T H (theta - theta*) / 2``.
+
+A small network trained with greedy local losses (:class:`LocalNet`, :func:`train_local`) runs the
+same update on real local and BP gradients.
 """
 
 from __future__ import annotations
@@ -180,3 +183,118 @@ def simulate_excess(model: LocalLossModel, alphas: np.ndarray, rng: np.random.Ge
             acc += 0.5 * np.einsum("aic,ij,ajc->ac", x, model.H, x)
     per_chain = acc / window
     return per_chain.mean(1), per_chain.std(1, ddof=1) / np.sqrt(chains)
+
+
+# --------------------------------------------------------------------------- a small network
+@dataclass
+class LocalNet:
+    """A tanh MLP of ``len(hidden)`` blocks, ``h_k = tanh(W_k h_{k-1} + c_k)``, a linear output
+    ``y_hat = W_out h_K + c_out``, and one linear auxiliary head ``A_k`` per hidden block for its local
+    loss ``|A_k h_k + a_k - y|^2 / 2`` (greedy local learning with auxiliary heads, as in GIM or
+    LoCo).  The output layer's local loss is the global loss."""
+
+    W: list[np.ndarray]
+    c: list[np.ndarray]
+    A: list[np.ndarray]
+    a: list[np.ndarray]
+
+    def copy(self) -> LocalNet:
+        return LocalNet([w.copy() for w in self.W], [v.copy() for v in self.c], [w.copy() for w in self.A],
+                        [v.copy() for v in self.a])
+
+
+def init_local_net(rng: np.random.Generator, d_in: int, hidden: tuple[int, ...], d_out: int) -> LocalNet:
+    """Gaussian weights of variance 1/fan_in, zero biases."""
+    sizes = (d_in, *hidden, d_out)
+    W = [rng.normal(0, 1 / np.sqrt(a), (b, a)) for a, b in zip(sizes[:-1], sizes[1:], strict=True)]
+    c = [np.zeros(b) for b in sizes[1:]]
+    A = [rng.normal(0, 1 / np.sqrt(h), (d_out, h)) for h in hidden]
+    a = [np.zeros(d_out) for _ in hidden]
+    return LocalNet(W, c, A, a)
+
+
+def _forward(net: LocalNet, X: np.ndarray) -> list[np.ndarray]:
+    hs = [X]
+    for k in range(len(net.W) - 1):
+        hs.append(np.tanh(hs[-1] @ net.W[k].T + net.c[k]))
+    return hs
+
+
+def global_loss(net: LocalNet, X: np.ndarray, Y: np.ndarray) -> float:
+    """``mean |y_hat - y|^2 / 2`` over the rows of ``X (N, d_in)``, ``Y (N, d_out)``."""
+    out = _forward(net, X)[-1] @ net.W[-1].T + net.c[-1]
+    return 0.5 * float(np.mean(np.sum((out - Y) ** 2, axis=1)))
+
+
+def block_gradients(net: LocalNet, X: np.ndarray, Y: np.ndarray) -> tuple[list, list, list]:
+    """Per block ``k``: the BP gradient of the global loss and the local gradient (through block
+    ``k`` only, from its auxiliary head) with respect to ``(W_k, c_k)``, and the auxiliary heads'
+    gradients.  Returns ``(bp, local, heads)``: lists of ``(gW, gc)`` pairs (the output layer's local
+    gradient is its BP gradient)."""
+    N = X.shape[0]
+    hs = _forward(net, X)
+    K = len(net.W) - 1
+    err = (hs[-1] @ net.W[-1].T + net.c[-1] - Y) / N
+    bp = [None] * (K + 1)
+    bp[K] = (err.T @ hs[-1], err.sum(0))
+    back = err @ net.W[-1]
+    for k in range(K - 1, -1, -1):
+        dz = back * (1 - hs[k + 1] ** 2)
+        bp[k] = (dz.T @ hs[k], dz.sum(0))
+        back = dz @ net.W[k]
+    local, heads = [None] * (K + 1), []
+    local[K] = bp[K]
+    for k in range(K):
+        e = (hs[k + 1] @ net.A[k].T + net.a[k] - Y) / N
+        heads.append((e.T @ hs[k + 1], e.sum(0)))
+        dz = (e @ net.A[k]) * (1 - hs[k + 1] ** 2)
+        local[k] = (dz.T @ hs[k], dz.sum(0))
+    return bp, local, heads
+
+
+def train_local(net: LocalNet, X: np.ndarray, Y: np.ndarray, rng: np.random.Generator, *, steps: int, lr: float,
+                batch: int, alpha: float, period: int = 1, offset_batch: int | None = None,
+                mode: str = "modified") -> LocalNet:
+    """Train with local losses, the BP-modified offset, or BP.
+
+    ``mode="modified"``: each hidden block steps along ``g_LL + alpha * Delta`` where
+    ``Delta = g_BP - g_LL`` is computed on ``offset_batch`` separate samples every ``period`` steps and
+    held in between (``alpha = 0``: plain local-loss training); ``mode="bp"``: end-to-end BP.  The
+    auxiliary heads always follow their local losses; the output layer follows the global loss.
+    """
+    if mode not in ("modified", "bp"):
+        raise ValueError("mode must be 'modified' or 'bp'")
+    net = net.copy()
+    N = X.shape[0]
+    K = len(net.W) - 1
+    offset = None
+    for t in range(steps):
+        idx = rng.choice(N, size=batch, replace=False)
+        bp, local, heads = block_gradients(net, X[idx], Y[idx])
+        if mode == "modified" and alpha != 0 and t % period == 0:
+            jdx = rng.choice(N, size=offset_batch or batch, replace=False)
+            bp2, local2, _ = block_gradients(net, X[jdx], Y[jdx])
+            offset = [(g[0] - h[0], g[1] - h[1]) for g, h in zip(bp2[:K], local2[:K], strict=True)]
+        for k in range(K + 1):
+            if mode == "bp" or k == K:
+                gW, gc = bp[k]
+            else:
+                gW, gc = local[k]
+                if alpha != 0:
+                    gW, gc = gW + alpha * offset[k][0], gc + alpha * offset[k][1]
+            net.W[k] -= lr * gW
+            net.c[k] -= lr * gc
+        for k in range(K):
+            net.A[k] -= lr * heads[k][0]
+            net.a[k] -= lr * heads[k][1]
+    return net
+
+
+def teacher_regression(rng: np.random.Generator, n: int, d_in: int = 8, d_out: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs ``N(0, I)`` ``(n, d_in)`` and targets ``(n, d_out)`` of a random two-hidden-layer tanh teacher
+    (widths 16, gains 1.5): a task a greedy layer-wise learner cannot fit as well as end-to-end training."""
+    X = rng.normal(size=(n, d_in))
+    W1 = rng.normal(size=(16, d_in)) / np.sqrt(d_in)
+    W2 = rng.normal(size=(16, 16)) / 4
+    W3 = rng.normal(size=(d_out, 16)) / 4
+    return X, np.tanh(np.tanh(1.5 * X @ W1.T) @ W2.T * 1.5) @ W3.T * 2
