@@ -190,7 +190,12 @@ SMALL_PARAMS = {
        r"samples) than with the local losses alone.",
        method="Paired over tasks (fresh teacher, 256 samples, initialisation and mini-batch sequence per seed; both "
               "arms share them): the global training loss after 1500 SGD steps with and without the offset.",
-       params=SMALL_PARAMS)
+       params=SMALL_PARAMS, expect="INCONCLUSIVE",
+       expect_reason="eight tasks (quick profile) do not resolve the sign of the paired difference; the full profile "
+                     "(30 tasks, 3000 steps) refutes this reading: the full offset from 8 samples ends at a higher "
+                     "global loss than local training alone (mean difference +0.0031, 95% interval [0.0003, 0.0058]), "
+                     "as the paper's own bias-variance trade-off allows when the added variance dominates late in "
+                     "training; the paper's tuned scaling factors could not be read")
 def small_network_improves_on_local_loss(ctx):
     """With the BP offset, local-loss training of a small network ends at a lower global loss."""
     method = [_final_loss(ctx, s, ctx["alpha"]) for s in range(ctx["seeds"])]
