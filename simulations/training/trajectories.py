@@ -64,15 +64,25 @@ def random_walk_mds(n: int) -> float:
 
 
 # --------------------------------------------------------------------------- quadratic GD
-def gd_updates(H: np.ndarray, theta0: np.ndarray, eta: float, steps: int) -> np.ndarray:
+def gd_updates(H: np.ndarray, theta0: np.ndarray, eta: float, steps: int, *, rescale: bool = True) -> np.ndarray:
     """Updates ``Delta_t = theta_{t+1} - theta_t`` of gradient descent on ``1/2 theta^T H theta``,
-    ``t = 0..steps-1``: shape ``(steps, d)`` (simulated, not from the closed form)."""
+    ``t = 0..steps-1``: shape ``(steps, d)`` (simulated, not from the closed form).
+
+    The iteration is linear, so with ``rescale=True`` the iterate is divided by its norm whenever
+    that leaves ``[1e-100, 1e100]``: each row is then the true update times a positive factor (the
+    directions, hence all cosines between updates, are unchanged) and long runs neither underflow
+    nor overflow.
+    """
     theta = np.array(theta0, dtype=float, copy=True)
     out = np.zeros((steps, theta.size))
     for t in range(steps):
         step = -eta * (H @ theta)
         out[t] = step
         theta = theta + step
+        if rescale:
+            nrm = float(np.linalg.norm(theta))
+            if nrm and not 1e-100 <= nrm <= 1e100:
+                theta = theta / nrm
     return out
 
 
