@@ -133,7 +133,8 @@ PARAMS = {
               "Hessian (eigenvalues in [0.5, 2]), a local gradient biased by $b$ with extra per-sample noise, local "
               "batch 8, offset batch 2, period 4, step 0.2.  The exact prediction (discrete Lyapunov equations, "
               "the lazy offset's held noise through the $K$-step map) against a Monte Carlo of the algorithm "
-              "(40,000 chains from $\\theta^\\star$, burn-in 152 steps, loss averaged over 40 steps) at "
+              "(40,000 chains, 200,000 in the full profile, from $\\theta^\\star$, burn-in 152 steps, loss averaged "
+              "over 40 steps) at "
               "$\\alpha$ = 0, 0.25, 0.5, 0.75, 1 on fresh random instances.",
        params=PARAMS, sweeps=({"period": [1, 2, 4, 8, 16]},))
 def offset_trades_bias_for_variance(ctx):
@@ -193,7 +194,8 @@ SMALL_PARAMS = {
        r"block's local gradient is corrected by the BP offset ($\alpha = 1$, refreshed every 4 steps from 8 separate "
        r"samples) than with the local losses alone.",
        method="Paired over tasks (fresh teacher, 256 samples, initialisation and mini-batch sequence per seed; both "
-              "arms share them): the global training loss after 1500 SGD steps with and without the offset.",
+              "arms share them): the global training loss after 1500 SGD steps (3000 in the full profile, with 30 "
+              "tasks) with and without the offset.",
        params=SMALL_PARAMS, expect="INCONCLUSIVE",
        expect_reason="eight tasks (quick profile) do not resolve the sign of the paired difference; the full profile "
                      "(30 tasks, 3000 steps) refutes this reading: the full offset from 8 samples ends at a higher "
