@@ -35,9 +35,10 @@ from simulations.attention import (
 )
 from workbench import AllOf, Bound, Comparison, Identity, NearMiss, NotChecked, Paper, Param, claim
 
-READ = ("arXiv 2505.21910 abstract; themoonlight.io review (P = X^T W_q^T W_k X, Jacobian X^T (x) X^T of rank "
-        "rank(X)^2, SEC index, benign and malignant entropy collapse); sciencestack.ai summary (AdamW^2 bounds "
-        "the learning rate by tau sigma_1(W_{t-1})/sigma_1(grad W_t), power iteration for sigma_1)")
+READ = ("arXiv 2505.21910 abstract; themoonlight.io review ($P = X^\\top W_q^\\top W_k X$, Jacobian "
+        "$X^\\top\\otimes X^\\top$ of rank $\\mathrm{rank}(X)^2$, SEC index, benign and malignant entropy collapse); "
+        "sciencestack.ai summary (AdamW$^2$ bounds the learning rate by "
+        "$\\tau\\sigma_1(W_{t-1})/\\sigma_1(\\nabla W_t)$, power iteration for $\\sigma_1$)")
 
 PAPER = Paper(
     slug="spectral_energy_adamw2",
@@ -55,11 +56,11 @@ PAPER = Paper(
                    "an empirical account of ViT, Swin and GPT training at scale; the single attention head that "
                    "fits here collapses its entropy under no-warmup AdamW but neither crashes nor concentrates "
                    "its spectral energy, so it cannot show the causal chain", role="headline"),
-        NotChecked("AdamW^2 trains ViT, Swin-Transformer, Flatten-Swin and GPT (up to ViT-g and nanoGPT-large) "
+        NotChecked("AdamW$^2$ trains ViT, Swin-Transformer, Flatten-Swin and GPT (up to ViT-g and nanoGPT-large) "
                    "stably without learning-rate warmup, with competitive accuracy.",
                    "experiments on large models and data sets; a small-scale version (one attention head on a "
                    "teacher task) is checked by adamw2_prevents_entropy_collapse", role="headline"),
-        NotChecked("Fast power iteration estimates sigma_1 well enough for the rule.",
+        NotChecked(r"Fast power iteration estimates $\sigma_1$ well enough for the rule.",
                    "how many iterations the paper uses could not be read; the growth bound is checked with exact "
                    "sigma_1 (an estimate below sigma_1 of the update can only loosen it)", role="supporting"),
     ),
@@ -198,7 +199,7 @@ def _growth_evidence(ctx, tau: float | None = None, sigma_update=None, by_gradie
                           "singular pair of W, where Weyl's inequality is an equality")
 
 
-@claim(PAPER, role="headline", source="AdamW^2 (the learning-rate bound motivated by Weyl's inequality)",
+@claim(PAPER, role="headline", source="AdamW$^2$ (the learning-rate bound motivated by Weyl's inequality)",
        evidence="bound", reconstructed_from=READ,
        statement=r"With the AdamW$^2$ learning rate $\mathrm{lr}_t = \min(\mathrm{lr}, \tau\sigma_1(W_{t-1})/"
        r"\sigma_1(\Delta W_t))$, $\Delta W_t$ the AdamW update direction, every step satisfies "
@@ -313,7 +314,7 @@ def _collapse_runs(ctx) -> tuple[list[float], list[float]]:
     return method, baseline
 
 
-@claim(PAPER, role="supporting", source="Abstract and experiments (AdamW^2 trains without warmup where AdamW "
+@claim(PAPER, role="supporting", source="Abstract and experiments (AdamW$^2$ trains without warmup where AdamW "
                                         "collapses), in a faithful small-scale version", evidence="comparison",
        reconstructed_from=READ + "; the single-head teacher task is ours",
        near_miss=NearMiss(scale=2.0, why="the paper states no effect size; 0.2 nats is the doubled margin"),
