@@ -140,7 +140,7 @@ def _evidence(ctx, names=NAMES, output_init: float = 0.0) -> AllOf:
         pieces.append(Bound(meas, bound, relation="<=", rtol=1e-6,
                             why="both networks are trained to a loss 1e-12 of the initial one (residuals ~1e-6 "
                                 "of the labels): 1e-6 relative covers the stopping error",
-                            quantity=f"|f_phi - f_(x^2)| (same initialisation) against |f_(x^2) - g*|",
+                            quantity="|f_phi - f_(x^2)| (same initialisation) against |f_(x^2) - g*|",
                             instances=inst, x=[int(i.split()[2].rstrip(',')) for i in inst], xlabel="width n"))
         labels.append(f"phi = {name}: closer to the gradient-descent network than that is to the limit")
     pieces.append(Rate(disp_sizes, disp, -0.5, relation="=", tolerance=0.05, max_halfwidth=0.15,
