@@ -116,9 +116,12 @@ def test_comparison_at_its_margin_is_decided_either_way_at_most_at_the_stated_ra
         assert lo_count <= sum(x is v for x in verdicts) <= hi_count
 
 
-def test_comparison_with_constant_differences_is_inconclusive():
+def test_comparison_with_constant_differences_uses_the_sign_test():
+    # 20 pairs, all -1, margin 0.9: every pair beyond the margin, 0.5^20 << 0.025.
     d = decide(Comparison(np.zeros(20), np.ones(20), margin=0.9, why="x"))
-    assert d.verdict is V.INCONCLUSIVE and "zero width" in d.summary
+    assert d.verdict is V.VERIFIED and "sign test" in d.summary and "median" in d.summary
+    assert decide(Comparison(np.zeros(20), np.zeros(20), margin=0.1, why="x")).verdict is V.REFUTED  # identical
+    assert decide(Comparison(np.zeros(4), np.ones(4), why="x")).verdict is V.INCONCLUSIVE  # 0.5^4 > 0.025
 
 
 def test_rate_with_a_claimed_constant():
@@ -383,3 +386,13 @@ def test_a_small_claimed_exponent_gets_a_proportionate_near_miss():
     costs = _costs_with_interval(-0.106, 0.001)
     r = Rate(SIZES, costs, exponent=-1 / 7, tolerance=0.067, why="x")
     assert decide(r).verdict is V.VERIFIED and assess_near_miss(r)["outcome"] == "verified"
+
+
+def test_all_of_takes_a_near_miss_per_piece():
+    loose = Bound([1.0], [4.0], why="x")
+    good = Bound([3.0], [4.0], why="x")
+    assert assess_near_miss(AllOf([good, loose]))["outcome"] == "verified"
+    marked = AllOf([good, loose], near_misses=[None, NearMiss.none("the second piece is a limit")])
+    assert assess_near_miss(marked)["outcome"] == "refuted"
+    with pytest.raises(EvidenceError, match="one NearMiss or None per piece"):
+        AllOf([good, loose], near_misses=[None])

@@ -171,7 +171,9 @@ class Comparison(Evidence):
     otherwise; ``"greater"`` mirrors it.  A method whose mean difference is exactly the margin is
     wrongly verified, and one that truly beats it wrongly refuted, with probability at most
     ``(1 - level) / 2``.  When every paired difference is the same number, neither interval
-    says anything about the spread of the population: INCONCLUSIVE.
+    exists; the sign test decides about the median difference instead (every pair on one side has
+    probability at most ``0.5^n`` when the median is on the other), INCONCLUSIVE when ``0.5^n``
+    exceeds ``(1 - level) / 2``.
 
     Sharpness: the interval of the effect, and the largest margin the evidence would still
     verify.  Default near miss: the margin doubled (none when the margin is 0: the claim is a
@@ -216,15 +218,28 @@ class Comparison(Evidence):
         mean = float(d.mean())
         sign = 1.0 if self.direction == "less" else -1.0
         if np.all(d == d[0]):
-            row = {"quantity": f"mean difference of {self.quantity} (method - baseline)",
-                   "measured": f"{fmt(mean)} in every pair", "claimed": f"{'<' if sign > 0 else '>'} "
-                   f"{fmt(-sign * self.margin)}", "tolerance": "no interval", "reason": self.why}
-            return Decision(Verdict.INCONCLUSIVE,
-                            f"all {d.size} paired differences equal {fmt(mean)}: a t or bootstrap interval would "
-                            "have zero width, and no interval for the mean follows without a bound on the spread",
-                            [row], headline={"mean_difference": mean},
-                            sharpness={"measure": "effect interval", "value": None,
-                                       "sentence": "no interval: every paired difference is the same"})
+            # No spread: a t or bootstrap interval would have zero width.  The sign test still says
+            # something about the median difference: every pair on one side of the margin has
+            # probability at most 0.5^n when the median is on the other side.
+            alpha = (1 - self.level) / 2
+            p_sign = 0.5 ** d.size
+            claimed_side = sign * mean < -self.margin
+            row = {"quantity": f"paired difference of {self.quantity} (method - baseline)",
+                   "measured": f"{fmt(mean)} in every one of {d.size} pairs", "claimed": f"{'<' if sign > 0 else '>'} "
+                   f"{fmt(-sign * self.margin)}", "tolerance": f"sign test, 0.5^{d.size} = {fmt(p_sign, 3)}",
+                   "reason": self.why}
+            kw = {"headline": {"mean_difference": mean}, "error_probability": alpha,
+                  "sharpness": {"measure": "effect interval", "value": None,
+                                "sentence": f"every paired difference is {fmt(mean)}: no interval for the mean, the "
+                                            "sign test speaks of the median only"}}
+            text = (f"all {d.size} paired differences equal {fmt(mean)} (no spread: the sign test, which bounds the "
+                    f"chance of every pair falling on one side by 0.5^{d.size} = {fmt(p_sign, 3)})")
+            if p_sign > alpha:
+                return Decision(Verdict.INCONCLUSIVE, f"{text}: too few pairs to decide at level {self.level:.0%}",
+                                [row], **kw)
+            verdict = Verdict.VERIFIED if claimed_side else Verdict.REFUTED
+            return Decision(verdict, f"{text}: the median difference is {'' if claimed_side else 'not '}"
+                            f"{self.direction} than {fmt(-sign * self.margin)}", [row], **kw)
         if self.bootstrap:
             rng = np.random.default_rng(0)
             boots = rng.choice(d, size=(4000, d.size), replace=True).mean(axis=1)

@@ -32,18 +32,22 @@ class AllOf(Evidence):
     ERROR, REFUTED when a piece is REFUTED, VERIFIED when every piece is VERIFIED, INCONCLUSIVE
     otherwise.  The table lists every piece's rows under its label.
 
-    Sharpness: each piece's.  Near miss: each piece is decided against its own near misses (a
-    declared :class:`NearMiss` applies to every piece), one claimed number at a time with the
-    other pieces unchanged; the claim is sharp only when every piece with a number to move refutes
-    its near misses (a piece without one, exact or declared none, neither helps nor blocks).
+    Sharpness: each piece's.  Near miss: each piece is decided against its own near misses (the
+    piece's entry in ``near_misses``, else the claim's declared :class:`NearMiss`, else the
+    piece's default), one claimed number at a time with the other pieces unchanged; the claim is
+    sharp only when every piece with a number to move refutes its near misses (a piece without
+    one, exact or declared none, neither helps nor blocks).
 
     Args:
         parts: the pieces of evidence (any kinds, at least one).
         labels: a name per piece (default "piece 1", ...).
+        near_misses: optional, one :class:`NearMiss` or None per piece (None: the claim's or the
+            kind's), e.g. ``NearMiss.none("a limit has no number to move")`` for one piece.
     """
 
     parts: list[Any]
     labels: list[str] | None = None
+    near_misses: list[Any] | None = None
     kind = "all"
     near_miss_default: ClassVar[str] = "each piece's own near misses, one at a time; sharp when every piece refutes its own"
 
@@ -53,6 +57,10 @@ class AllOf(Evidence):
             raise EvidenceError("AllOf takes a non-empty list of evidence objects (Identity, Bound, Rate, ...)")
         if self.labels is not None and len(self.labels) != len(parts):
             raise EvidenceError(f"AllOf has {len(parts)} pieces but {len(self.labels)} labels")
+        if self.near_misses is not None:
+            if len(self.near_misses) != len(parts) or not all(n is None or isinstance(n, NearMiss)
+                                                              for n in self.near_misses):
+                raise EvidenceError(f"AllOf near_misses needs one NearMiss or None per piece ({len(parts)})")
         self.parts = parts
 
     @property
@@ -61,7 +69,8 @@ class AllOf(Evidence):
 
     def data(self) -> dict[str, Any]:
         return {"parts": [{"kind": p.kind, **p.data()} for p in self.parts], "labels": self.names,
-                "finding": self.finding}
+                "near_misses": [n.as_dict() if n is not None else None for n in self.near_misses]
+                if self.near_misses else None, "finding": self.finding}
 
     def decide(self) -> Decision:
         decisions = [decide(p) for p in self.parts]
@@ -206,7 +215,9 @@ def _assess_pieces(evidence: AllOf, declared: NearMiss | None) -> dict[str, Any]
     # Each near miss moves one piece's claimed number with the other pieces as they are, so the
     # claim tells itself from every near miss only when every piece refutes its own.  A piece with
     # no number to move (exact, none declared, none derivable) neither helps nor blocks.
-    pieces = [assess_near_miss(p, declared) for p in evidence.parts]
+    own = evidence.near_misses or [None] * len(evidence.parts)
+    pieces = [assess_near_miss(p, mine if mine is not None else declared) for p, mine in zip(evidence.parts, own,
+                                                                                               strict=True)]
     outcomes = [p["outcome"] for p in pieces]
     cases = [c | {"description": f"{name}: {c['description']}"}
              for name, p in zip(evidence.names, pieces, strict=True) for c in p["cases"]]
