@@ -185,7 +185,7 @@ def _folding_evidence(ctx, mode: str) -> AllOf:
                                                       "no extra per-channel parameters"])
 
 
-@claim(PAPER, role="headline", source="Abstract (no extra inference cost: the AdaQTransform parameters are merged)",
+@claim(PAPER, role="supporting", source="Abstract (no extra inference cost: the AdaQTransform parameters are merged)",
        evidence="all", reconstructed_from=READ,
        statement=r"The per-channel transform merges into de-quantization: with $A = W_{\rm int}X_{\rm int}$ the "
        r"integer product, $\xi\odot((s_w\odot W_{\rm int})(s_xX_{\rm int}) + b) + \eta = (\xi\odot s_w s_x)\odot A + "
@@ -200,7 +200,11 @@ def _folding_evidence(ctx, mode: str) -> AllOf:
                "samples": Param(256, low=1, high=10**6, doc="calibration samples"),
                "iterations": Param(400, full=2000, low=10, high=10**6, doc="reconstruction steps")})
 def transform_folds_into_dequantization(ctx):
-    """The learned transform folds into the de-quantization scales and bias with the integer kernel unchanged."""
+    """The learned transform folds into the de-quantization scales and bias with the integer kernel unchanged.
+
+    Supporting, not headline: any per-channel affine map of a layer's output folds this way (as
+    batch-norm folding and bias correction do); the check confirms that AdaQTransform's does.
+    """
     return _folding_evidence(ctx, "fold")
 
 
@@ -246,12 +250,13 @@ def _reconstruction_comparison(ctx, deploy: str, held_out: bool) -> Comparison:
 
 NO_SIZE = NearMiss.none("the abstract states the direction only at this scale; its size (5.7% top-1 for NWQ on "
                         "ImageNet) is an accuracy of a pretrained network, not a reconstruction error")
-RECON_PARAMS = {"layers": Param(12, full=40, low=2, high=10**4, doc="fresh layers (pairs)"),
-                "channels": Param(8, full=16, low=1, high=4096, doc="output channels"),
-                "inputs": Param(16, full=32, low=1, high=4096, doc="input channels"),
-                "samples": Param(128, full=256, low=8, high=10**6, doc="calibration (and held-out) samples"),
-                "iterations": Param(1000, full=5000, low=10, high=10**6, doc="reconstruction steps")}
-RECON_METHOD = ("Fresh layers (Gaussian weights, post-ReLU Gaussian inputs, W2A2 with min-MSE steps) per pair; both "
+RECON_PARAMS = {"layers": Param(40, full=120, low=2, high=10**4, doc="fresh layers (pairs)"),
+                "channels": Param(8, low=1, high=4096, doc="output channels"),
+                "inputs": Param(16, low=1, high=4096, doc="input channels"),
+                "samples": Param(128, low=8, high=10**6, doc="calibration (and held-out) samples"),
+                "iterations": Param(1000, low=10, high=10**6, doc="reconstruction steps")}
+RECON_METHOD = ("Fresh layers (8 output and 16 input channels, Gaussian weights, 128 post-ReLU Gaussian inputs, W2A2 "
+                "with min-MSE steps) per pair; both "
                 "reconstructions with BRECQ's settings (lambda = 0.01 on the summed rounding regulariser, beta "
                 "20 -> 2 after 20% warm-up, Adam with step x iterations = 20 as BRECQ's 1e-3 x 20000, the "
                 "transform's step a tenth of it) from the same steps and start; the logs of the mean squared errors "
@@ -260,11 +265,13 @@ RECON_METHOD = ("Fresh layers (Gaussian weights, post-ReLU Gaussian inputs, W2A2
 
 @claim(PAPER, role="supporting", source="Abstract (AdaQTransform achieves lower feature reconstruction error), checked "
                                         "at small scale", evidence="comparison", reconstructed_from=READ,
-       near_miss=NO_SIZE, params=RECON_PARAMS, expect="INCONCLUSIVE",
-       expect_reason="at this scale the jointly learned transform changes the reconstruction error by a few percent "
-                     "either way from layer to layer (paired log differences spread by about 0.1): twelve layers give "
-                     "an interval of about +-0.06 around a mean within a few percent of zero, which separates neither "
-                     "direction; the exact optima (wider_space_never_worse) show what the transform could gain",
+       near_miss=NO_SIZE, params=RECON_PARAMS, expect="REFUTED",
+       expect_reason="on these small layers the jointly learned transform ends a few percent above AdaRound alone "
+                     "(paired log differences about +0.05 to +0.10 over 40 layers, on every seed tried); the cause (the "
+                     "transform learned jointly with the relaxed rounding and its regulariser) is not isolated here.  "
+                     "The exact optima "
+                     "(wider_space_never_worse) show the gain the transform could bring; the paper's ImageNet "
+                     "results are not contradicted by a layer-wise reconstruction at this scale",
        method=RECON_METHOD + " Errors on the calibration inputs, the objective the reconstruction minimises.",
        statement=r"AdaRound reconstruction of a W2A2 linear layer with AdaQTransform (per-channel $\xi$, $\eta$ learned "
        r"jointly) reaches a lower feature reconstruction error on the calibration data than AdaRound alone.")
