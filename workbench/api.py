@@ -139,6 +139,27 @@ def check_writable(folder: Path) -> None:
         raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}; choose another folder with --out") from None
 
 
+def check_db(db: str | Path) -> Path:
+    """The database path of a run, checked before any work: its folder must exist (the default
+    database's folder, ``reports/``, is created), so that a mistyped ``--db`` is an error rather
+    than a fresh database in a new folder.
+
+    Raises:
+        UsageError: when the folder does not exist, or the path is a folder.
+    """
+    path = Path(db)
+    if path.is_dir():
+        raise UsageError(f"--db {path} is a folder; give a database file such as {path / 'workbench.sqlite'}")
+    folder = path.parent
+    if not folder.is_dir():
+        if path == DEFAULT_DB:
+            folder.mkdir(parents=True, exist_ok=True)
+        else:
+            raise UsageError(f"the folder of the database {path} does not exist ({folder}); create it "
+                             f"(mkdir -p {folder}) or give another --db")
+    return path
+
+
 def _cache_warning() -> Any:
     """A function printing a cache warning on stderr (the run goes on without the cache entry)."""
     from rich.console import Console
@@ -260,6 +281,7 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
     """
     backend, scheduler = resolve_backend(backend, scheduler)
     check_options(profile, jobs, seed, backend)
+    check_db(db)
     if out is not None:
         check_writable(Path(out))
     reg = registry or load()
@@ -439,6 +461,7 @@ def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str
             parsed.setdefault("trials", [c.params["trials"].coerce("trials", trials)])
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    check_db(db)
     if out is not None:
         check_writable(Path(out))
     store = Store(db)
@@ -482,6 +505,7 @@ def search(claim_id: str, *, examples: int = 40, profile: str = "quick", seed: i
     from .counterexamples import run_search, search_space
 
     check_options(profile, 1, seed, "loky")
+    check_db(db)
     if examples < 1:
         raise UsageError(f"examples must be >= 1, not {examples}")
     reg = registry or load()

@@ -71,8 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=_jobs, default=1, help="parallel workers for trials (default 1)")
     p.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     p.add_argument("--backend", choices=list(api.BACKENDS), default="loky", help="joblib backend")
-    p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help=f"results database (default {api.DEFAULT_DB})")
-    p.add_argument("--out", type=Path, default=api.DEFAULT_OUT, help=f"report folder (default {api.DEFAULT_OUT})")
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB,
+                   help=f"results database; its folder must exist (default {api.DEFAULT_DB}, whose folder is created)")
+    p.add_argument("--out", type=Path, default=None, help="report folder (default: the database's folder)")
     p.add_argument("--no-pdf", action="store_true", help="write the .tex but do not build the PDF")
     p.add_argument("--no-report", action="store_true", help="store results only")
     p.add_argument("--resume", action="store_true", help="finish the latest unfinished run in the database")
@@ -94,8 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--backend", choices=list(api.BACKENDS), default="loky")
     p.add_argument("--scheduler", default=None, help="dask scheduler address tcp://HOST:PORT")
-    p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
-    p.add_argument("--out", type=Path, default=api.DEFAULT_OUT, help="the figure goes to OUT/sweeps/")
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help=f"results database (default {api.DEFAULT_DB})")
+    p.add_argument("--out", type=Path, default=None,
+                   help="the figure goes to OUT/sweeps/ (default: the database's folder)")
     p.add_argument("--no-cache", action="store_true", help="run every point even when a cached result is valid")
     p.add_argument("--quiet", "-q", action="store_true")
 
@@ -118,8 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="render a stored run as a report again")
     p.add_argument("--run", type=int, default=None, help="run id (default: the latest)")
-    p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
-    p.add_argument("--out", type=Path, default=api.DEFAULT_OUT)
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help=f"results database (default {api.DEFAULT_DB})")
+    p.add_argument("--out", type=Path, default=None, help="report folder (default: the database's folder)")
     p.add_argument("--no-pdf", action="store_true")
 
     p = sub.add_parser("check", help="run the conformance suite on papers (yours, from another package, too)")
@@ -142,6 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if getattr(args, "out", "") is None and getattr(args, "db", None) is not None:
+        args.out = args.db.parent  # the report goes beside its database unless told otherwise
     out = Console(soft_wrap=True)
     err = Console(stderr=True, soft_wrap=True)
     try:
