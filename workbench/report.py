@@ -398,7 +398,8 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
     run = store.run(run_id)
     results = store.results(run_id)
     previous = store.previous_verdicts(run_id)
-    sweeps = store.latest_sweeps([r["claim_id"] for r in results])
+    scope = store.report_scope(run_id)  # sweeps and searches as of the run, not stored after it
+    sweeps = store.latest_sweeps([r["claim_id"] for r in results], upto=scope["sweep"])
     for sw in sweeps:
         name = f"sweep-{sw['id']}.pdf"
         sweep_figure(sw, figures / name)
@@ -414,7 +415,7 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
         r["diagram"] = _diagram(claims.get(r["claim_id"]), r, figures, messages)
     messages.extend(refused_text(results))
     counts = verdict_counts(results)
-    searches = store.latest_searches([r["claim_id"] for r in results])
+    searches = store.latest_searches([r["claim_id"] for r in results], upto=scope["search"])
     papers = _paper_groups(results)
     totals = {k: sum(g["counts"][k] for g in papers) for k in ("sharp", "slack", "not_verified", "not_checked")}
 

@@ -193,8 +193,33 @@ class Store:
             return int(cur.lastrowid)
 
     def finish_run(self, run_id: int, status: str = "finished") -> None:
+        """Mark the run finished (or interrupted), and note the latest sweep and search stored by
+        then: the run's report shows those, whatever is stored later (see :meth:`report_scope`)."""
         with self._guard("write"), self.conn:
-            self.conn.execute("UPDATE runs SET finished=?, status=? WHERE id=?", (_now(), status, run_id))
+            row = self.conn.execute("SELECT metadata FROM runs WHERE id=?", (run_id,)).fetchone()
+            metadata = json.loads(row[0]) if row else {}
+            metadata["stored_upto"] = {
+                "sweep": self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM sweeps").fetchone()[0],
+                "search": self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM searches").fetchone()[0]}
+            self.conn.execute("UPDATE runs SET finished=?, status=?, metadata=? WHERE id=?",
+                              (_now(), status, json.dumps(metadata), run_id))
+
+    def report_scope(self, run_id: int) -> dict[str, int | None]:
+        """The latest sweep id and search id a report of run ``run_id`` may show: those stored when
+        the run finished (for a run stored before this was recorded: those finished by then by the
+        clock; None for a run still going, which may show everything)."""
+        run = self.run(run_id)
+        upto = run["metadata"].get("stored_upto")
+        if upto:
+            return {"sweep": int(upto["sweep"]), "search": int(upto["search"])}
+        if not run["finished"]:
+            return {"sweep": None, "search": None}
+        with self._guard("read"):
+            sweep = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM sweeps WHERE finished IS NOT NULL "
+                                      "AND finished <= ?", (run["finished"],)).fetchone()[0]
+            search = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM searches WHERE started <= ?",
+                                       (run["finished"],)).fetchone()[0]
+        return {"sweep": int(sweep), "search": int(search)}
 
     def run(self, run_id: int | None = None) -> dict[str, Any]:
         """The run ``run_id`` (the latest when None) as a dict.
@@ -353,13 +378,15 @@ class Store:
             out["points"].append(d)
         return out
 
-    def latest_sweeps(self, claim_ids: list[str]) -> list[dict[str, Any]]:
-        """The latest finished sweep of each grid of each of ``claim_ids``, oldest grid first."""
+    def latest_sweeps(self, claim_ids: list[str], upto: int | None = None) -> list[dict[str, Any]]:
+        """The latest finished sweep of each grid of each of ``claim_ids``, oldest grid first;
+        with ``upto``, among the sweeps with id at most ``upto`` (as a run's report saw them)."""
         out = []
+        limit = upto if upto is not None else 2**62
         with self._guard("read"):
             for cid in claim_ids:
                 rows = self.conn.execute("SELECT id, grid FROM sweeps WHERE claim_id=? AND finished IS NOT NULL "
-                                         "ORDER BY id", (cid,)).fetchall()
+                                         "AND id <= ? ORDER BY id", (cid, limit)).fetchall()
                 latest = {grid: sweep_id for sweep_id, grid in rows}
                 out.extend(sorted(latest.values()))
         return [self.sweep(i) for i in out]
@@ -379,13 +406,15 @@ class Store:
                  json.dumps(outcomes, default=str), int(summary.passed)))
             return int(cur.lastrowid)
 
-    def latest_searches(self, claim_ids: list[str]) -> list[dict[str, Any]]:
-        """The latest counterexample search of each of ``claim_ids`` that has one."""
+    def latest_searches(self, claim_ids: list[str], upto: int | None = None) -> list[dict[str, Any]]:
+        """The latest counterexample search of each of ``claim_ids`` that has one (with ``upto``,
+        among the searches with id at most ``upto``)."""
         out = []
+        limit = upto if upto is not None else 2**62
         with self._guard("read"):
             for cid in claim_ids:
-                row = self.conn.execute("SELECT * FROM searches WHERE claim_id=? ORDER BY id DESC LIMIT 1",
-                                        (cid,)).fetchone()
+                row = self.conn.execute("SELECT * FROM searches WHERE claim_id=? AND id <= ? ORDER BY id DESC LIMIT 1",
+                                        (cid, limit)).fetchone()
                 if row:
                     d = dict(row)
                     d["space"] = json.loads(d["space"])
