@@ -121,3 +121,37 @@ def test_stored_evidence_is_bit_identical_for_one_and_two_workers(tmp_path, toy_
     ev = [[(r["outcome"]["evidence"], [c["evidence"] for c in r["controls"]]) for r in s.results] for s in runs]
     assert ev[0] == ev[1]
     assert ev[0][0][0]["costs"]  # the Monte Carlo costs themselves, not only the verdict
+
+
+def test_resume_says_what_it_resumes_and_keeps_the_cache_choice(tmp_path, toy_registry, monkeypatch, capsys):
+    db = tmp_path / "wb.sqlite"
+    api.run(db=db, out=None, registry=toy_registry, progress=False)  # fills the cache
+    real = api.run_claim
+    calls = []
+
+    def interrupt_on_second(c, **kw):
+        calls.append(c.id)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(c, **kw)
+
+    monkeypatch.setattr(api, "run_claim", interrupt_on_second)
+    s = api.run(db=db, out=None, registry=toy_registry, progress=False, cache=False, seed=0)
+    assert s.interrupted
+    monkeypatch.setattr(api, "run_claim", real)
+    resumed = api.run(db=db, out=None, registry=toy_registry, progress=True, resume=True)
+    assert resumed.run_id == s.run_id
+    assert resumed.resumed.startswith(f"resuming run {s.run_id} (") and "cache off as that run had it" in resumed.resumed
+    assert "1 of 4 claims are stored, 3 to run" in resumed.resumed
+    assert resumed.resumed in capsys.readouterr().err  # said before the work starts
+    # every claim of the --no-cache run ran; none came from the cache the first run filled
+    assert all(r["provenance"] != "cache" for r in resumed.results)
+
+
+def test_resume_takes_no_selection(tmp_path, toy_registry, monkeypatch, capsys):
+    from workbench import cli, registry
+
+    monkeypatch.setattr(registry, "load", lambda: toy_registry)
+    monkeypatch.setattr(api, "load", lambda: toy_registry)
+    assert cli.main(["run", "toy_paper", "--resume", "--db", str(tmp_path / "wb.sqlite"), "-q"]) == 2
+    assert "give no papers" in capsys.readouterr().err

@@ -47,6 +47,9 @@ class RunSummary:
         report: paths written by the report (``tex``, ``pdf``, ``json``, ``macros``), or empty.
         interrupted: True when the run was stopped by Ctrl-C (what finished is stored).
         messages: notes for the user (e.g. how to get the PDF without TeX).
+        resumed: for ``resume=True``, what was resumed (the run, its options, what was left).
+        timings: wall-clock and CPU seconds of each phase (``claims``, ``sweeps``, ``figures``,
+            ``pdf``): ``{phase: {"wall": s, "cpu": s}}``, CPU counting the worker processes' work.
     """
 
     run_id: int
@@ -55,6 +58,8 @@ class RunSummary:
     report: dict[str, Path] = field(default_factory=dict)
     interrupted: bool = False
     messages: list[str] = field(default_factory=list)
+    resumed: str | None = None
+    timings: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -247,7 +252,7 @@ def parallel_backend(backend: str, scheduler: str | None, jobs: int) -> Iterator
 def run(selectors: list[str] | None = None, *, keyword: str | None = None, profile: str = "quick",
         seed: int = 0, jobs: int = 1, backend: str = "loky", db: str | Path = DEFAULT_DB,
         out: str | Path | None = DEFAULT_OUT, pdf: bool = True, resume: bool = False,
-        progress: bool = True, registry: Registry | None = None, cache: bool = True,
+        progress: bool = True, registry: Registry | None = None, cache: bool | None = None,
         scheduler: str | None = None, sweeps: bool = False) -> RunSummary:
     """Run the selected claims with their controls, store each at once, and write the report.
 
@@ -261,13 +266,15 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         db: the SQLite results database.
         out: folder for the report; None writes no report.
         pdf: build the PDF with latexmk (when TeX is installed).
-        resume: finish the latest unfinished run in ``db`` (its selection, seed and profile)
-            instead of starting a new one.
+        resume: finish the latest unfinished run in ``db`` (its selection, seed, profile, cache
+            choice and declared sweeps) instead of starting a new one; what is resumed is said on
+            stderr and in ``RunSummary.resumed``.
         progress: show a progress bar and one line per finished claim on stderr.
         registry: where to find claims (default: every installed paper module).
         cache: reuse a claim's stored result when nothing it depends on changed (its code and
             the simulations code it calls, parameters, seed, profile, package versions); the
-            cache lives in ``cache/`` beside the database.
+            cache lives in ``cache/`` beside the database.  Default: on, or for ``resume`` the
+            choice of the run resumed (``False`` turns it off for the rest of a resumed run).
         scheduler: address of a dask scheduler (``tcp://host:8786``; default: the environment
             variable ``WORKBENCH_SCHEDULER``); trials then run on that cluster.  With
             ``backend="dask-local"`` a LocalCluster of ``jobs`` processes is started here.
@@ -292,6 +299,7 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         except SelectionError as exc:
             raise UsageError(str(exc)) from None
     store = Store(db)
+    resumed = None
     try:
         if resume:
             previous = store.unfinished_run()
@@ -303,10 +311,23 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
                 raise UsageError(f"the run to resume names claims that no longer exist: {', '.join(unknown)}")
             done = store.done_claims(run_id)
             claims = [reg.claims[cid] for cid in previous["selection"] if cid not in done]
+            # The interrupted run's own choices: results from the cache only if it took them so,
+            # and the sweeps it declared it would run.
+            was_cached = previous["metadata"].get("cache", True)
+            cache = was_cached if cache is None else (cache and was_cached)
+            sweeps = sweeps or bool(previous["metadata"].get("sweeps", False))
+            resumed = (f"resuming run {run_id} (started {previous['started']}, seed {seed}, {profile} profile, "
+                       f"cache {'on' if cache else 'off'}{' as that run had it' if cache == was_cached else ''}"
+                       f"{', then its declared sweeps' if sweeps else ''}): {len(done)} of "
+                       f"{len(previous['selection'])} claims are stored, {len(claims)} to run")
+            if progress:
+                _console().print(resumed, highlight=False, markup=False)
         else:
+            cache = True if cache is None else cache
             run_id = store.start_run(seed=seed, profile=profile, jobs=jobs, backend=backend,
                                      selection=[c.id for c in claims],
-                                     metadata=run_metadata(jobs, backend, claims) | {"scheduler": scheduler})
+                                     metadata=run_metadata(jobs, backend, claims)
+                                     | {"scheduler": scheduler, "cache": cache, "sweeps": sweeps})
         # Without the cache a run reads nothing from it, but its fresh results replace stale entries.
         results = ResultCache(Path(db).parent / "cache", warn=_cache_warning(), read=cache)
         try:
@@ -322,7 +343,7 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
             store.finish_run(run_id, "interrupted")
             raise
         store.finish_run(run_id, "interrupted" if interrupted else "finished")
-        summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted)
+        summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted, resumed=resumed)
         if interrupted:
             summary.messages.append(f"interrupted: finished claims are stored; `workbench run --resume --db {db}` "
                                     "completes the run")
@@ -411,6 +432,13 @@ def _line(result: ClaimResult, provenance: str = "") -> str:
     why = f"  [dim]{provenance}[/]" if provenance.startswith("ran:") else ""
     return (f"[{colour[v]}]{v + grade:<16}[/] {result.claim.id}  ({source}; controls: {ctl or 'none'})"
             + (f"  [dim]{result.note}[/]" if result.note else "") + why)
+
+
+def _console() -> Any:
+    """The console for progress and notices: stderr, long lines kept whole."""
+    from rich.console import Console
+
+    return Console(stderr=True, soft_wrap=True)
 
 
 def _progress(enabled: bool) -> Any:

@@ -76,7 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, help="report folder (default: the database's folder)")
     p.add_argument("--no-pdf", action="store_true", help="write the .tex but do not build the PDF")
     p.add_argument("--no-report", action="store_true", help="store results only")
-    p.add_argument("--resume", action="store_true", help="finish the latest unfinished run in the database")
+    p.add_argument("--resume", action="store_true",
+                   help="finish the latest unfinished run in the database (its selection, seed, profile, cache choice "
+                        "and sweeps)")
     p.add_argument("--no-cache", action="store_true", help="run every claim even when a cached result is valid")
     p.add_argument("--sweeps", action="store_true",
                    help="after the claims, run the parameter sweeps they declare (drawn in the report)")
@@ -233,10 +235,12 @@ def _list(args: argparse.Namespace, out: Console) -> int:
 
 
 def _run(args: argparse.Namespace, out: Console) -> int:
+    if args.resume and (args.selectors or args.keyword):
+        raise api.UsageError("--resume finishes the interrupted run's own selection: give no papers, claims or -k")
     summary = api.run(args.selectors or None, keyword=args.keyword, profile=args.profile, seed=args.seed,
                       jobs=args.jobs, backend=args.backend, db=args.db,
                       out=None if args.no_report else args.out, pdf=not args.no_pdf, resume=args.resume,
-                      progress=not args.quiet, cache=not args.no_cache, scheduler=args.scheduler, sweeps=args.sweeps)
+                      progress=not args.quiet, cache=False if args.no_cache else None, scheduler=args.scheduler, sweeps=args.sweeps)
     counts: dict[str, int] = {}
     for r in summary.results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
@@ -246,6 +250,8 @@ def _run(args: argparse.Namespace, out: Console) -> int:
         line += f" ({grades.count('sharp')} sharp, {grades.count('slack')} slack)"
     n = len(summary.results)
     state = " (interrupted)" if summary.interrupted else ""
+    if summary.resumed and args.quiet:
+        out.print(summary.resumed, highlight=False, markup=False)
     out.print(f"run {summary.run_id}{state}: {n} claim{'s' * (n != 1)}: {line or 'none'}", highlight=False)
     for name, path in summary.report.items():
         out.print(f"  {name}: {path}", highlight=False)
