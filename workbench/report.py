@@ -321,31 +321,96 @@ def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
     return path
 
 
-def _macros(run: dict[str, Any], results: list[dict[str, Any]]) -> str:
-    lines = [f"% Headline numbers of workbench run {run['id']} (seed {run['seed']}, {run['profile']} profile).",
-             "% \\input{claims.tex} in a paper and use the macros below.", ""]
+def tex_number(value: float | int) -> str:
+    """A number for running text: integers as they are; other values with 4 significant digits,
+    as a decimal between 0.001 and 10^4 and as ``m \\times 10^{e}`` outside (never ``6.8e-05``,
+    which breaks across lines and reads as code); negative numbers in math mode (a minus sign,
+    not a hyphen)."""
+    import math
+
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and abs(value) < 1e9):
+        text = str(int(value))
+        return f"\\ensuremath{{{text}}}" if value < 0 else text
+    v = float(value)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "\\ensuremath{\\infty}" if v > 0 else "\\ensuremath{-\\infty}"
+    if 1e-3 <= abs(v) < 1e4:
+        text = f"{v:.4g}"
+    else:
+        mantissa, exponent = f"{v:.3e}".split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".")
+        text = f"{mantissa}\\times 10^{{{int(exponent)}}}"
+        return f"\\ensuremath{{{text}}}"
+    return f"\\ensuremath{{{text}}}" if v < 0 else text
+
+
+MACRO_HEADER = """% Verdicts and headline numbers of workbench runs, for \\input{claims.tex} in a paper.
+% One block per paper: a run of some papers replaces their blocks and keeps the others', so a
+% document that uses the macros of several papers keeps compiling. The totals at the end count
+% every paper in this file. Numbers have 4 significant digits (claims-PAPER.tex: one paper alone).
+"""
+_BLOCK_RE = re.compile(r"^% paper (?P<slug>[a-z][a-z0-9_]*): .*?^% end of paper (?P=slug)\n", re.M | re.S)
+_COUNTS_RE = re.compile(r"^% counts (\{.*\})$", re.M)
+
+
+def _paper_macros(run: dict[str, Any], slug: str, results: list[dict[str, Any]],
+                  not_checked: list[dict[str, str]] | None) -> str:
+    """The block of one paper's macros (its claims in this run), with its counts for the totals."""
     counts: dict[str, int] = {}
     for r in results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-        base = macro_name(r["paper"]["slug"], r["name"])
+    vc = verdict_counts(results)
+    counts |= {"claims": len(results), "sharp": vc["sharp"], "slack": vc["slack"], "background": vc["background"]}
+    lines = [f"% paper {slug}: run {run['id']} (seed {run['seed']}, {run['profile']} profile, "
+             f"{run.get('finished') or run.get('started')})",
+             f"% counts {json.dumps(counts, sort_keys=True)}"]
+    for r in results:
+        base = macro_name(slug, r["name"])
         lines.append(f"\\newcommand{{\\{base}Verdict}}{{{r['verdict']}}}")
         lines.append(f"\\newcommand{{\\{base}Role}}{{{r.get('role', '')}}}")
         lines.append(f"\\newcommand{{\\{base}Grade}}{{{r.get('grade') or 'none'}}}")
         decision = (r["outcome"] or {}).get("decision", {})
         sharp = decision.get("sharpness") or {}
         if isinstance(sharp.get("value"), (int, float)):
-            lines.append(f"\\newcommand{{\\{base}Sharpness}}{{{sharp['value']:.6g}}}")
+            lines.append(f"\\newcommand{{\\{base}Sharpness}}{{{tex_number(sharp['value'])}}}")
         for i, end in enumerate(sharp.get("range") or []):
-            lines.append(f"\\newcommand{{\\{base}Sharpness{'Low' if i == 0 else 'High'}}}{{{end:.6g}}}")
+            lines.append(f"\\newcommand{{\\{base}Sharpness{'Low' if i == 0 else 'High'}}}{{{tex_number(end)}}}")
         for key, value in (decision.get("headline") or {}).items():
             if isinstance(value, (int, float)):
-                lines.append(f"\\newcommand{{\\{macro_name(base[2:], key)}}}{{{value:.6g}}}")
-    lines.append(f"\\newcommand{{\\wbClaimsTotal}}{{{len(results)}}}")
+                lines.append(f"\\newcommand{{\\{macro_name(base[2:], key)}}}{{{tex_number(value)}}}")
+    head = headline_counts(results, not_checked)
+    for key, name in (("sharp", "headline sharp"), ("slack", "headline slack"),
+                      ("not_verified", "headline not verified"), ("not_checked", "headline not checked")):
+        lines.append(f"\\newcommand{{\\{macro_name(slug, name)}}}{{{head[key]}}}")
+    lines.append(f"% end of paper {slug}")
+    return "\n".join(lines) + "\n"
+
+
+def _macros(run: dict[str, Any], results: list[dict[str, Any]], existing: str = "") -> str:
+    """``claims.tex``: this run's papers' blocks, the blocks of other papers kept from ``existing``
+    (the file a previous run left in the same folder), and totals over every block."""
+    papers = _paper_groups([dict(r) for r in results])
+    blocks = {g["paper"]["slug"]: _paper_macros(run, g["paper"]["slug"], g["claims"], g["paper"].get("not_checked"))
+              for g in papers}
+    for m in _BLOCK_RE.finditer(existing):
+        blocks.setdefault(m.group("slug"), m.group(0))
+    totals: dict[str, int] = {}
+    for block in blocks.values():
+        found = _COUNTS_RE.search(block)
+        for key, n in (json.loads(found.group(1)) if found else {}).items():
+            totals[key] = totals.get(key, 0) + int(n)
+    lines = [MACRO_HEADER]
+    lines += [blocks[slug] for slug in sorted(blocks)]
+    lines.append(f"% totals over the {len(blocks)} paper{'s' * (len(blocks) != 1)} above")
+    lines.append(f"\\newcommand{{\\wbClaimsTotal}}{{{totals.get('claims', 0)}}}")
     for verdict in ("VERIFIED", "REFUTED", "INCONCLUSIVE", "ERROR"):
-        lines.append(f"\\newcommand{{\\{macro_name('claims', verdict.lower())}}}{{{counts.get(verdict, 0)}}}")
-    vc = verdict_counts(results)
+        lines.append(f"\\newcommand{{\\{macro_name('claims', verdict.lower())}}}{{{totals.get(verdict, 0)}}}")
     for key, name in (("sharp", "verified sharp"), ("slack", "verified slack"), ("background", "background")):
-        lines.append(f"\\newcommand{{\\{macro_name('claims', name)}}}{{{vc[key]}}}")
+        lines.append(f"\\newcommand{{\\{macro_name('claims', name)}}}{{{totals.get(key, 0)}}}")
     return "\n".join(lines) + "\n"
 
 
@@ -427,7 +492,12 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
 
     paths = {"tex": out / "report.tex", "macros": out / "claims.tex", "json": out / "results.json"}
     paths["tex"].write_text(render(plain=False))
-    paths["macros"].write_text(_macros(run, results))
+    existing = paths["macros"].read_text(errors="replace") if paths["macros"].exists() else ""
+    paths["macros"].write_text(_macros(run, results, existing))
+    for g in papers:  # each paper alone, for a document about one paper
+        slug = g["paper"]["slug"]
+        (out / f"claims-{slug}.tex").write_text(
+            MACRO_HEADER.splitlines()[0] + "\n" + _paper_macros(run, slug, g["claims"], g["paper"].get("not_checked")))
     paths["json"].write_text(json.dumps(_json(run, results), indent=2, default=str))
     if pdf:
         built, message = build_pdf(paths["tex"])
