@@ -155,3 +155,29 @@ def test_resume_takes_no_selection(tmp_path, toy_registry, monkeypatch, capsys):
     monkeypatch.setattr(api, "load", lambda: toy_registry)
     assert cli.main(["run", "toy_paper", "--resume", "--db", str(tmp_path / "wb.sqlite"), "-q"]) == 2
     assert "give no papers" in capsys.readouterr().err
+
+
+def test_claims_are_scheduled_across_workers_with_the_same_numbers(tmp_path, monkeypatch):
+    """With two workers, whole claims run on the workers (longest expected first) and every stored
+    number is bit-identical to a run with one worker; the report keeps the selection's order."""
+    from workbench import schedule
+
+    selection = ["dro_dsgdc.dual_reformulation", "dro_dsgdc.eta_block_smoothness",
+                 "dro_dsgdc.partially_affine_variance", "dro_dsgdc.eta_noise_variance"]
+    scheduled = []
+    real = schedule.parallel_unordered
+
+    def spy(tasks, jobs, backend):
+        scheduled.append((len(tasks), jobs))
+        yield from real(tasks, jobs, backend)
+
+    monkeypatch.setattr(api, "parallel_unordered", spy)
+    runs = [api.run(selection, db=tmp_path / f"wb{j}.sqlite", out=None, progress=False, jobs=j, seed=7,
+                    cache=False) for j in (1, 2)]
+    assert scheduled == [(4, 2)]
+    stored = [[(r["claim_id"], r["verdict"], r["outcome"]["evidence"], [c["evidence"] for c in r["controls"]])
+               for r in s.results] for s in runs]
+    assert stored[0] == stored[1]
+    assert [r[0] for r in stored[1]] == selection
+    assert runs[1].timings["claims"]["cpu"] > 0 and runs[1].timings["claims"]["wall"] > 0
+    assert Store(tmp_path / "wb2.sqlite").run(runs[1].run_id)["metadata"]["timings"]["claims"]["cpu"] > 0

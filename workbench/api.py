@@ -20,8 +20,9 @@ from .evidence import Verdict
 from .execute import ClaimResult, has_error, result_from_record, result_record, run_claim
 from .model import PROFILES, Claim, Registry
 from .registry import SelectionError, find_claim, load, select
+from .schedule import PhaseClock, claim_task, longest_first, parallel_unordered
 from .store import Store
-from .sweeps import SweepSummary, grid_points, parse_grid, run_sweep
+from .sweeps import SweepSummary, grid_points, parse_grid, run_sweep, run_sweeps
 
 DEFAULT_DB = Path("reports/workbench.sqlite")
 DEFAULT_OUT = Path("reports")
@@ -330,20 +331,26 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
                                      | {"scheduler": scheduler, "cache": cache, "sweeps": sweeps})
         # Without the cache a run reads nothing from it, but its fresh results replace stale entries.
         results = ResultCache(Path(db).parent / "cache", warn=_cache_warning(), read=cache)
+        clock = PhaseClock()
         try:
             with parallel_backend(backend, scheduler, jobs) as (backend_name, workers):
-                interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=workers,
-                                       backend=backend_name, progress=progress, cache=results)
+                with clock.phase("claims"):
+                    interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=workers,
+                                           backend=backend_name, progress=progress, cache=results,
+                                           in_registry=registry is None, clock=clock)
                 if sweeps and not interrupted:
-                    interrupted = _declared_sweeps(store, [reg.claims[cid] for cid in store.run(run_id)["selection"]],
-                                                   profile=profile, seed=seed, jobs=workers, backend=backend_name,
-                                                   progress=progress, cache=results, in_registry=registry is None)
+                    with clock.phase("sweeps"):
+                        interrupted = _declared_sweeps(
+                            store, [reg.claims[cid] for cid in store.run(run_id)["selection"]], profile=profile,
+                            seed=seed, jobs=workers, backend=backend_name, progress=progress, cache=results,
+                            in_registry=registry is None, clock=clock)
         except BaseException:
             # Whatever stopped the run, what finished is stored: mark it resumable, never 'running'.
-            store.finish_run(run_id, "interrupted")
+            store.finish_run(run_id, "interrupted", timings=clock.phases)
             raise
-        store.finish_run(run_id, "interrupted" if interrupted else "finished")
-        summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted, resumed=resumed)
+        store.finish_run(run_id, "interrupted" if interrupted else "finished", timings=clock.phases)
+        summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted, resumed=resumed,
+                             timings=clock.phases)
         if interrupted:
             summary.messages.append(f"interrupted: finished claims are stored; `workbench run --resume --db {db}` "
                                     "completes the run")
@@ -351,7 +358,8 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
             from .report import write_report
 
             try:
-                summary.report, notes = write_report(store, run_id, Path(out), pdf=pdf, registry=reg)
+                summary.report, notes = write_report(store, run_id, Path(out), pdf=pdf, registry=reg, jobs=jobs,
+                                                     progress=progress, clock=clock)
                 summary.messages.extend(notes)
             except OSError as exc:
                 summary.messages.append(
@@ -364,48 +372,99 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
 
 
 def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, seed: int, jobs: int,
-             backend: str, progress: bool, cache: ResultCache | None = None) -> bool:
-    """Run claims one by one, committing each; return True when interrupted by Ctrl-C."""
-    if jobs > 1 and backend == "loky":
-        # Start the worker processes now, so their start-up is not charged to a claim's budget.
-        joblib.Parallel(n_jobs=jobs, backend="loky")(joblib.delayed(abs)(i) for i in range(jobs))
+             backend: str, progress: bool, cache: ResultCache | None = None, in_registry: bool = True,
+             clock: PhaseClock | None = None) -> bool:
+    """Run the claims, committing each as it finishes; return True when interrupted by Ctrl-C.
+
+    Results from the cache are taken first.  With ``jobs > 1`` on loky, the claims to run are
+    scheduled across the workers, longest expected first, each whole in one worker (see
+    :mod:`workbench.schedule`); otherwise they run one by one here, with their trials spread over
+    the workers.  Either way every number is the same.
+    """
+    clock = clock or PhaseClock()
     bar = _progress(progress)
     with bar:
         task = bar.add_task("claims", total=len(claims))
+        todo: list[tuple[Claim, Any, str]] = []
         for c in claims:
-            bar.update(task, description=c.id)
-            try:
-                result, provenance = _run_cached(c, cache, profile=profile, seed=seed, jobs=jobs, backend=backend)
-            except KeyboardInterrupt:
-                return True
-            store.record(run_id, result, provenance)
-            bar.console.print(_line(result, provenance), highlight=False)
-            bar.advance(task)
+            key, why = None, "cache off"
+            if cache is not None:
+                key = CacheKey.of(c, profile, seed, c.parameters(profile))
+                record, why = cache.lookup(key)
+                if record is not None:
+                    _record(store, run_id, result_from_record(c, record), "cache", bar, task)
+                    continue
+            todo.append((c, key, why))
+        parallel = jobs > 1 and backend == "loky" and in_registry and len(todo) > 1
+        if not parallel:
+            if jobs > 1 and backend == "loky" and todo:
+                # Start the worker processes now, so their start-up is not charged to a claim's budget.
+                joblib.Parallel(n_jobs=jobs, backend="loky")(joblib.delayed(abs)(i) for i in range(jobs))
+            for c, key, why in todo:
+                bar.update(task, description=c.id)
+                try:
+                    result = run_claim(c, profile=profile, seed=seed, jobs=jobs, backend=backend)
+                except KeyboardInterrupt:
+                    return True
+                _finish(store, run_id, result, key, why, cache, bar, task)
+            return False
+        by_id = {c.id: (c, key, why) for c, key, why in todo}
+        order = longest_first([c for c, _, _ in todo], store.last_seconds(list(by_id)))
+        tasks = [(claim_task, ((c.id, c.module), profile, seed), {}) for c in order]
+        bar.update(task, description=f"claims on {jobs} workers")
+        try:
+            for i, (record, cpu) in parallel_unordered(tasks, jobs, backend):
+                c, key, why = by_id[order[i].id]
+                clock.add_cpu("claims", cpu)
+                _finish(store, run_id, result_from_record(c, record), key, why, cache, bar, task)
+        except KeyboardInterrupt:
+            return True
     return False
 
 
+def _record(store: Store, run_id: int, result: ClaimResult, provenance: str, bar: Any, task: Any) -> None:
+    store.record(run_id, result, provenance)
+    bar.console.print(_line(result, provenance), highlight=False)
+    bar.advance(task)
+
+
+def _finish(store: Store, run_id: int, result: ClaimResult, key: Any, why: str, cache: ResultCache | None,
+            bar: Any, task: Any) -> None:
+    """Store a claim that ran (and cache it unless it ended in ERROR: a failure may be passing)."""
+    if cache is not None and key is not None and not has_error(result):
+        cache.store(key, result_record(result))
+    _record(store, run_id, result, "ran (cache off)" if cache is None or not cache.read else f"ran: {why}", bar,
+            task)
+
+
 def _declared_sweeps(store: Store, claims: list[Claim], *, profile: str, seed: int, jobs: int, backend: str,
-                     progress: bool, cache: ResultCache | None, in_registry: bool) -> bool:
-    """Run every sweep the claims declare, storing each; return True when interrupted by Ctrl-C."""
+                     progress: bool, cache: ResultCache | None, in_registry: bool,
+                     clock: PhaseClock | None = None) -> bool:
+    """Run every sweep the claims declare, all their points in one pool of workers, storing each
+    point as it finishes; return True when interrupted by Ctrl-C."""
     grids = [(c, g) for c in claims for g in c.sweeps]
+    if not grids:
+        return False
     bar = _progress(progress)
+
+    def done(summary: SweepSummary) -> None:
+        counts: dict[str, int] = {}
+        for pt in summary.points:
+            counts[pt.claim_verdict] = counts.get(pt.claim_verdict, 0) + 1
+        bar.console.print(f"sweep {summary.claim_id} over {', '.join(summary.grid)}: "
+                          + ", ".join(f"{n} {v.lower()}" for v, n in sorted(counts.items()))
+                          + (f"; {len(summary.transitions)} verdict change(s)" if summary.transitions else ""),
+                          highlight=False)
+
     with bar:
-        for c, grid in grids:
-            task = bar.add_task(f"sweep {c.id}", total=len(grid_points(grid)))
-            try:
-                summary = run_sweep(c, grid, store=store, profile=profile, seed=seed, backend=backend,
-                                    jobs=jobs if backend != "sequential" else 1,
-                                    progress=lambda *_, task=task: bar.advance(task), in_registry=in_registry,
-                                    metadata=run_metadata(jobs, backend) | {"declared": True}, cache=cache)
-            except KeyboardInterrupt:
-                return True
-            counts: dict[str, int] = {}
-            for pt in summary.points:
-                counts[pt.claim_verdict] = counts.get(pt.claim_verdict, 0) + 1
-            bar.console.print(f"sweep {c.id} over {', '.join(grid)}: "
-                              + ", ".join(f"{n} {v.lower()}" for v, n in sorted(counts.items()))
-                              + (f"; {len(summary.transitions)} verdict change(s)" if summary.transitions else ""),
-                              highlight=False)
+        task = bar.add_task(f"{len(grids)} declared sweeps", total=sum(len(grid_points(g)) for _, g in grids))
+        try:
+            run_sweeps(grids, store=store, profile=profile, seed=seed, backend=backend,
+                       jobs=jobs if backend != "sequential" else 1, progress=lambda *_: bar.advance(task),
+                       in_registry=in_registry, metadata=run_metadata(jobs, backend) | {"declared": True},
+                       cache=cache, done=done, cpu=(lambda s: clock.add_cpu("sweeps", s)) if clock else None)
+        except KeyboardInterrupt:
+            return True
     return False
 
 

@@ -443,8 +443,68 @@ def _json(run: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
-                 registry: Any = None) -> tuple[dict[str, Path], list[str]]:
+FIGURES_PARALLEL_MIN = 12
+"""Figures are drawn on worker processes when there are at least this many (and jobs > 1): a
+worker must first import matplotlib (about a second), which a few figures do not repay."""
+
+
+def _draw_task(kind: str, data: dict[str, Any], folder: Path) -> tuple[list[str], str, float]:
+    """Draw one claim's figures or one sweep's figure (in a worker, or here); return the file
+    names, an error message ("" when it worked) and the CPU seconds spent."""
+    import time
+
+    cpu = time.process_time()
+    try:
+        if kind == "sweep":
+            name = f"sweep-{data['id']}.pdf"
+            sweep_figure(data, folder / name)
+            names = [name]
+        else:
+            names = _figures(data, folder)
+        error = ""
+    except Exception as exc:  # noqa: BLE001 - a figure is an illustration: report it, keep going
+        names, error = [], f"{type(exc).__name__}: {exc}"
+    finally:
+        _plt().close("all")
+    return names, error, time.process_time() - cpu
+
+
+def draw_figures(results: list[dict[str, Any]], sweeps: list[dict[str, Any]], folder: Path, *, jobs: int = 1,
+                 progress: Any = None) -> tuple[dict[tuple[str, str], list[str]], list[str], float]:
+    """Draw every claim's figures and every sweep's figure into ``folder``, on ``jobs`` worker
+    processes when there are enough of them (:data:`FIGURES_PARALLEL_MIN`).
+
+    Returns:
+        (file names by ``("claim", claim id)`` / ``("sweep", sweep id)``, messages naming the
+        figures that failed, CPU seconds the workers spent).
+    """
+    tasks = [("sweep", str(sw["id"]), sw) for sw in sweeps]
+    tasks += [("claim", r["claim_id"], {"claim_id": r["claim_id"], "outcome": {"decision": {
+        "figure": ((r["outcome"] or {}).get("decision") or {}).get("figure")}}})
+              for r in results if ((r["outcome"] or {}).get("decision") or {}).get("figure")]
+    names: dict[tuple[str, str], list[str]] = {}
+    messages: list[str] = []
+    worker_cpu = 0.0
+    if jobs > 1 and len(tasks) >= FIGURES_PARALLEL_MIN:
+        from .schedule import parallel_unordered
+
+        drawn = parallel_unordered([(_draw_task, (kind, data, folder), {}) for kind, _, data in tasks], jobs, "loky")
+    else:
+        drawn = ((i, _draw_task(kind, data, folder)) for i, (kind, _, data) in enumerate(tasks))
+    for i, (files, error, cpu) in drawn:
+        kind, key, _ = tasks[i]
+        names[(kind, key)] = files
+        if jobs > 1 and len(tasks) >= FIGURES_PARALLEL_MIN:
+            worker_cpu += cpu
+        if error:
+            messages.append(f"the figure of {kind} {key} failed ({error}); left out of the report")
+        if progress is not None:
+            progress()
+    return names, messages, worker_cpu
+
+
+def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True, registry: Any = None, jobs: int = 1,
+                 progress: bool = False, clock: Any = None) -> tuple[dict[str, Path], list[str]]:
     """Write ``report.tex``, figures, ``claims.tex``, ``results.json`` and (with TeX) ``report.pdf``.
 
     Args:
@@ -453,10 +513,16 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
         pdf: build the PDF with ``latexmk -pdf`` (shell escape off).
         registry: where to find the claims' diagram functions (default: every installed paper
             module); a claim no longer registered is reported without its diagram.
+        jobs: worker processes for drawing the figures (see :func:`draw_figures`).
+        progress: show progress bars on stderr (figures drawn; TeX passes and pages).
+        clock: a :class:`workbench.schedule.PhaseClock` that times the ``figures`` and ``pdf`` phases.
 
     Returns:
         (paths written by key, messages for the user).
     """
+    from .schedule import PhaseClock
+
+    clock = clock or PhaseClock()
     out.mkdir(parents=True, exist_ok=True)
     figures = out / "figures"
     figures.mkdir(exist_ok=True)
@@ -465,19 +531,31 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
     previous = store.previous_verdicts(run_id)
     scope = store.report_scope(run_id)  # sweeps and searches as of the run, not stored after it
     sweeps = store.latest_sweeps([r["claim_id"] for r in results], upto=scope["sweep"])
-    for sw in sweeps:
-        name = f"sweep-{sw['id']}.pdf"
-        sweep_figure(sw, figures / name)
-        sw["figure"] = f"figures/{name}"
-        sw["changes"] = transitions(sw["grid"], [(p["params"], p["claim_verdict"]) for p in sw["points"]])
     messages: list[str] = []
     claims = _registered_claims(registry)
-    for r in results:
-        r["figures"] = [f"figures/{name}" for name in _figures(r, figures)]
-        r["previous"] = previous.get(r["claim_id"])
-        r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
-        r["sweeps"] = [sw for sw in sweeps if sw["claim_id"] == r["claim_id"]]
-        r["diagram"] = _diagram(claims.get(r["claim_id"]), r, figures, messages)
+    bar = _bar(progress)
+    with clock.phase("figures"), bar:
+        with_diagram = [r for r in results if getattr(claims.get(r["claim_id"]), "diagram", None) is not None]
+        n_figures = len(sweeps) + sum(bool(((r["outcome"] or {}).get("decision") or {}).get("figure"))
+                                      for r in results) + len(with_diagram)
+        task = bar.add_task(f"figures on {jobs} workers" if jobs > 1 and n_figures >= FIGURES_PARALLEL_MIN
+                            else "figures", total=n_figures)
+        drawn, failed, worker_cpu = draw_figures(results, sweeps, figures, jobs=jobs,
+                                                 progress=lambda: bar.advance(task))
+        clock.add_cpu("figures", worker_cpu)
+        messages.extend(failed)
+        for sw in sweeps:
+            files = drawn.get(("sweep", str(sw["id"])), [])
+            sw["figure"] = f"figures/{files[0]}" if files else None
+            sw["changes"] = transitions(sw["grid"], [(p["params"], p["claim_verdict"]) for p in sw["points"]])
+        for r in results:
+            r["figures"] = [f"figures/{name}" for name in drawn.get(("claim", r["claim_id"]), [])]
+            r["previous"] = previous.get(r["claim_id"])
+            r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
+            r["sweeps"] = [sw for sw in sweeps if sw["claim_id"] == r["claim_id"]]
+            r["diagram"] = _diagram(claims.get(r["claim_id"]), r, figures, messages)
+            if r["diagram"] is not None or r in with_diagram:
+                bar.advance(task)
     messages.extend(refused_text(results))
     counts = verdict_counts(results)
     searches = store.latest_searches([r["claim_id"] for r in results], upto=scope["search"])
@@ -500,27 +578,74 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True,
             MACRO_HEADER.splitlines()[0] + "\n" + _paper_macros(run, slug, g["claims"], g["paper"].get("not_checked")))
     paths["json"].write_text(json.dumps(_json(run, results), indent=2, default=str))
     if pdf:
-        built, message = build_pdf(paths["tex"])
+        with clock.phase("pdf"):
+            built, message = _build_with_progress(paths["tex"], progress)
         if built is None and shutil.which("latexmk"):
-            # The authors' LaTeX (a statement or docstring math) may not compile: keep the log,
-            # and build the report again with that LaTeX shown as plain text.
-            log = paths["tex"].with_suffix(".log")
-            failed = out / "report-failed.log"
-            if log.exists():
-                shutil.copy(log, failed)
-            names = {r["anchor"]: f"claim {r['claim_id']}" for r in results} | {
-                g["anchor"]: f"paper {g['paper']['slug']}" for g in papers}
-            culprit = _claim_at_line(paths["tex"], tex_error_line(failed), names)
-            paths["tex"].write_text(render(plain=True))
-            built, retry = build_pdf(paths["tex"])
-            where = f" (it stopped in the text of {culprit})" if culprit else ""
-            message = (f"the claims' LaTeX did not compile{where}: {message}; the PDF shows every statement as plain "
-                       f"text (the failed build's log is {failed})" if built else f"{message}; then {retry}")
+            with clock.phase("pdf"):
+                built, message = _fallback_build(paths, out, results, papers, render, message, progress)
         if built:
             paths["pdf"] = built
         if message:
             messages.append(message)
     return paths, messages
+
+
+def _fallback_build(paths: dict[str, Path], out: Path, results: list[dict[str, Any]], papers: list[dict[str, Any]],
+                    render: Any, message: str, progress: bool) -> tuple[Path | None, str]:
+    """The authors' LaTeX (a statement or docstring math) may not compile: keep the log, and build
+    the report again with that LaTeX shown as plain text."""
+    log = paths["tex"].with_suffix(".log")
+    failed = out / "report-failed.log"
+    if log.exists():
+        shutil.copy(log, failed)
+    names = {r["anchor"]: f"claim {r['claim_id']}" for r in results} | {
+        g["anchor"]: f"paper {g['paper']['slug']}" for g in papers}
+    culprit = _claim_at_line(paths["tex"], tex_error_line(failed), names)
+    paths["tex"].write_text(render(plain=True))
+    built, retry = _build_with_progress(paths["tex"], progress)
+    where = f" (it stopped in the text of {culprit})" if culprit else ""
+    message = (f"the claims' LaTeX did not compile{where}: {message}; the PDF shows every statement as plain "
+               f"text (the failed build's log is {failed})" if built else f"{message}; then {retry}")
+    return built, message
+
+
+def _bar(enabled: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True, quiet=not enabled, soft_wrap=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True, disable=not enabled)
+
+
+def _build_with_progress(tex: Path, progress: bool) -> tuple[Path | None, str]:
+    """:func:`build_pdf` with a progress bar over TeX's passes and the pages each one writes (the
+    page count of the previous pass, or of the previous build, sets the bar's length)."""
+    bar = _bar(progress)
+    state = {"pass": 1, "pages": _previous_pages(tex), "last": 0}
+    with bar:
+        task = bar.add_task("PDF: TeX pass 1", total=state["pages"])
+
+        def on_page(pass_no: int, page: int) -> None:
+            if pass_no != state["pass"]:  # a new pass: it writes as many pages as the last one did
+                state.update({"pass": pass_no, "pages": state["last"]})
+                bar.update(task, description=f"PDF: TeX pass {pass_no}", completed=0, total=state["pages"])
+            state["last"] = page
+            total = state["pages"]
+            bar.update(task, completed=page, total=max(total, page) if total else None)
+
+        built, message = build_pdf(tex, on_page=on_page)
+    return built, message
+
+
+def _previous_pages(tex: Path) -> int | None:
+    """The page count of the last build of ``tex`` (from its log), to size the progress bar."""
+    log = tex.with_suffix(".log")
+    try:
+        m = re.search(r"Output written on .*?\((\d+) pages?", log.read_text(errors="replace"))
+    except OSError:
+        return None
+    return int(m.group(1)) if m else None
 
 
 LATEX_FIELDS = ("statement", "source", "description", "method", "reconstructed_from")

@@ -192,12 +192,16 @@ class Store:
             )
             return int(cur.lastrowid)
 
-    def finish_run(self, run_id: int, status: str = "finished") -> None:
+    def finish_run(self, run_id: int, status: str = "finished",
+                   timings: dict[str, dict[str, float]] | None = None) -> None:
         """Mark the run finished (or interrupted), and note the latest sweep and search stored by
-        then: the run's report shows those, whatever is stored later (see :meth:`report_scope`)."""
+        then: the run's report shows those, whatever is stored later (see :meth:`report_scope`).
+        ``timings``: wall-clock and CPU seconds of its phases, kept in its metadata."""
         with self._guard("write"), self.conn:
             row = self.conn.execute("SELECT metadata FROM runs WHERE id=?", (run_id,)).fetchone()
             metadata = json.loads(row[0]) if row else {}
+            if timings:
+                metadata["timings"] = timings
             metadata["stored_upto"] = {
                 "sweep": self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM sweeps").fetchone()[0],
                 "search": self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM searches").fetchone()[0]}
@@ -281,10 +285,11 @@ class Store:
                 )
 
     def results(self, run_id: int) -> list[dict[str, Any]]:
-        """Claims of a run in the order they finished, each with ``outcome``, ``controls`` and
+        """Claims of a run in the order of its selection, each with ``outcome``, ``controls`` and
         ``grade`` (``"sharp"``/``"slack"`` for a VERIFIED claim, else None)."""
         with self._guard("read"):
             claims = self.conn.execute("SELECT * FROM claims WHERE run_id=? ORDER BY rowid", (run_id,)).fetchall()
+            selection = self.conn.execute("SELECT selection FROM runs WHERE id=?", (run_id,)).fetchone()
             outs = self.conn.execute("SELECT * FROM outcomes WHERE run_id=? ORDER BY rowid", (run_id,)).fetchall()
         by_claim: dict[str, list[dict[str, Any]]] = {}
         for o in outs:
@@ -312,7 +317,9 @@ class Store:
             d["controls"] = [p for p in parts if p["role"] == "control"]
             d["grade"] = grade(d["verdict"], (d["outcome"] or {}).get("decision", {}).get("near_miss"))
             out.append(d)
-        return out
+        # The run's own order (claims may finish in any order on several workers).
+        order = {cid: i for i, cid in enumerate(json.loads(selection[0]) if selection else [])}
+        return sorted(out, key=lambda d: order.get(d["claim_id"], len(order)))
 
     def history(self, claim_id: str) -> list[dict[str, Any]]:
         """Every stored verdict of ``claim_id``, oldest first, with run seed, profile and time."""
@@ -322,6 +329,14 @@ class Store:
                 " FROM claims c JOIN runs r ON r.id = c.run_id WHERE c.claim_id=? ORDER BY r.id",
                 (claim_id,)).fetchall()
         return [dict(r) for r in rows]
+
+    def last_seconds(self, claim_ids: list[str]) -> dict[str, float]:
+        """For each claim that has one, the time it took in the latest stored run (claim and
+        controls; a result from the cache keeps the time of the run that computed it)."""
+        wanted = set(claim_ids)
+        with self._guard("read"):
+            rows = self.conn.execute("SELECT claim_id, seconds FROM claims ORDER BY run_id").fetchall()
+        return {cid: float(sec) for cid, sec in rows if cid in wanted}
 
     def previous_verdicts(self, run_id: int) -> dict[str, str]:
         """For each claim, its verdict in the latest earlier run that has it."""

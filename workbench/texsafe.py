@@ -136,14 +136,36 @@ def breakable(value: Any) -> Latex:
     return Latex(text.replace(r"\_", r"\_\allowbreak{}").replace(".", r".\allowbreak{}"))
 
 
-def build_pdf(tex: Path, time_limit: float = TEX_TIME_LIMIT) -> tuple[Path | None, str]:
+_PAGE_RE = re.compile(r"\[(\d+)(?=[\s\]{<])")
+
+
+def _follow_pages(stream: Any, on_page: Any) -> None:
+    """Read TeX's terminal output and call ``on_page(pass, page)`` for every page shipped out
+    (pdflatex prints ``[12]``); a page number that does not grow starts the next pass."""
+    pass_no, last = 1, 0
+    for line in stream:
+        for m in _PAGE_RE.finditer(line):
+            page = int(m.group(1))
+            if page <= last and page == 1:
+                pass_no += 1
+            elif page != last + 1:
+                continue  # a bracketed number that is not the next page
+            last = page
+            try:
+                on_page(pass_no, page)
+            except Exception:  # noqa: BLE001 - progress display must never stop the build
+                pass
+
+
+def build_pdf(tex: Path, time_limit: float = TEX_TIME_LIMIT, on_page: Any = None) -> tuple[Path | None, str]:
     """Compile ``tex`` (beside a ``figures/`` folder) with latexmk and pdflatex, confined.
 
     The job runs in a build folder of its own (``<out>/.tex-build``) holding a copy of the
     ``.tex`` and its figures: TeX may read and write there only (``openin_any=p``,
     ``openout_any=p``, shell escape off), so no text in the report can read a system file or
     overwrite the report's other outputs.  A build that does not finish within ``time_limit``
-    seconds is ended with its whole process group.
+    seconds is ended with its whole process group.  ``on_page(pass, page)``, when given, is
+    called as TeX writes each page of each pass (for a progress bar).
 
     Returns:
         (the PDF path beside ``tex``, or None; a message for the user when no PDF was made).
@@ -163,13 +185,25 @@ def build_pdf(tex: Path, time_limit: float = TEX_TIME_LIMIT) -> tuple[Path | Non
             shutil.copytree(figures, build / "figures")
     except OSError as exc:
         return None, f"cannot prepare the TeX build folder {build}: {exc.strerror or exc}"
-    env = dict(os.environ, openin_any="p", openout_any="p", shell_escape="f")
-    cmd = ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-quiet",
+    # max_print_line: TeX's lines unbroken, so page marks and messages are read whole.
+    env = dict(os.environ, openin_any="p", openout_any="p", shell_escape="f", max_print_line="10000")
+    cmd = ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error",
            "-pdflatex=pdflatex -no-shell-escape %O %S", tex.name]
-    proc = subprocess.Popen(cmd, cwd=build, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    if on_page is None:
+        cmd.insert(4, "-quiet")
+    proc = subprocess.Popen(cmd, cwd=build, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE if on_page else subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True, text=True, errors="replace")
+    reader = None
+    if on_page is not None:
+        import threading
+
+        reader = threading.Thread(target=_follow_pages, args=(proc.stdout, on_page), daemon=True)
+        reader.start()
     try:
         code = proc.wait(timeout=time_limit)
+        if reader is not None:
+            reader.join(timeout=5)
     except subprocess.TimeoutExpired:
         _end_group(proc)
         _keep_log(build, tex)
