@@ -16,8 +16,10 @@ from typing import Any
 
 import jinja2
 
+from .figures import evidence_figure, sweep_figure
+from .figures import plt as _plt
 from .store import Store
-from .sweeps import headline_key, transitions
+from .sweeps import transitions
 from .texsafe import (
     Latex,
     author_latex,
@@ -27,6 +29,7 @@ from .texsafe import (
     escape_text_with_math,
     latex_hazard,
     tex_error_line,
+    typeset,
 )
 
 __all__ = ["Latex", "build_pdf", "escape_latex", "escape_text_with_math", "macro_name", "write_report"]
@@ -53,6 +56,7 @@ def environment(plain: bool = False) -> jinja2.Environment:
     env.filters["latex"] = (lambda v: Latex(escape_latex(v))) if plain else author_latex
     env.filters["mathtext"] = (lambda v: Latex(escape_latex(v))) if plain else escape_text_with_math
     env.filters["breakable"] = breakable
+    env.filters["typeset"] = (lambda v: Latex(escape_latex(v))) if plain else typeset
     return env
 
 
@@ -109,15 +113,64 @@ def _paper_groups(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(papers.values())
 
 
-def _label_at_values(axis: Any, values: Any) -> None:
-    """Label a numeric axis at the measured values (at most 12 distinct) and blank its minor
-    labels: on short log axes matplotlib labels every minor tick, and they overlap."""
-    from matplotlib.ticker import NullFormatter
+FOLD_MIN = 3
+"""Consecutive evidence rows with the same measured, claimed and tolerance values (and no other
+reason) are folded into one row with a count once there are this many."""
 
-    ticks = sorted(set(float(v) for v in values))
-    if len(ticks) <= 12:
-        axis.set_ticks(ticks, [f"{v:.0f}" if v.is_integer() and abs(v) < 1e6 else f"{v:.3g}" for v in ticks])
-        axis.set_minor_formatter(NullFormatter())
+
+def fold_rows(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """The evidence table with runs of at least :data:`FOLD_MIN` alike rows (same measured value,
+    claimed value and tolerance; a reason only on the first) folded into one: its quantity names
+    the first and the last row, and ``folded`` counts them (0 for a row on its own)."""
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(rows):
+        j = i + 1
+        key = (rows[i].get("measured"), rows[i].get("claimed"), rows[i].get("tolerance"))
+        while j < len(rows) and (rows[j].get("measured"), rows[j].get("claimed"), rows[j].get("tolerance")) \
+                in (key, (key[0], key[1], "")) and not rows[j].get("reason"):
+            j += 1
+        if j - i >= FOLD_MIN:
+            first, last = rows[i], rows[j - 1]
+            out.append(dict(first) | {"quantity": f"{first.get('quantity', '')} ... {last.get('quantity', '')}",
+                                      "folded": j - i})
+        else:
+            out.extend(dict(r) | {"folded": 0} for r in rows[i:j])
+        i = j
+    return out
+
+
+def reproduction(run: dict[str, Any], results: list[dict[str, Any]], sweeps: list[dict[str, Any]],
+                 registered: dict[str, Any], db: Path) -> dict[str, Any]:
+    """The commands that reproduce a run: the checkout of its revision and the ``workbench run``
+    with its selection (no selector when it is everything registered; a paper's slug when the
+    run has all its claims; claim ids otherwise), seed, profile, workers and sweeps."""
+    selection = list(run.get("selection") or [r["claim_id"] for r in results])
+    if registered and set(selection) == set(registered):
+        selectors: list[str] = []
+    else:
+        selectors, chosen = [], set(selection)
+        by_paper: dict[str, list[str]] = {}
+        for cid in selection:
+            by_paper.setdefault(cid.split(".")[0], []).append(cid)
+        for slug, ids in by_paper.items():
+            of_paper = {cid for cid in registered if cid.split(".")[0] == slug}
+            selectors += [slug] if of_paper and of_paper <= chosen else ids
+    declared = bool(run["metadata"].get("sweeps")) or any(sw["metadata"].get("declared") for sw in sweeps)
+    command = ["workbench", "run", *selectors, "--seed", str(run["seed"]), "--profile", run["profile"],
+               "--jobs", str(run["jobs"])]
+    if run.get("backend") not in (None, "loky"):
+        command += ["--backend", run["backend"]]
+    if declared:
+        command.append("--sweeps")
+    revision = (run["metadata"].get("git_revision") or "").removesuffix("+modified")
+    lines = ([f"git checkout {revision}"] if revision else []) + [" ".join(command)]
+    extra = []
+    for sw in sweeps:
+        if not sw["metadata"].get("declared"):
+            grid = " ".join(f"--grid {k}={','.join(str(v) for v in vals)}" for k, vals in sw["grid"].items())
+            extra.append(f"workbench sweep {sw['claim_id']} {grid} --seed {sw['seed']} --profile {sw['profile']}")
+    return {"lines": lines, "sweeps": bool(sweeps), "extra_sweeps": extra, "db": str(db)}
 
 
 def _figures(result: dict[str, Any], folder: Path) -> list[str]:
@@ -126,58 +179,15 @@ def _figures(result: dict[str, Any], folder: Path) -> list[str]:
     if not fig_data:
         return []
     base = re.sub(r"[^A-Za-z0-9]+", "-", result["claim_id"])
-    if fig_data.get("type") == "parts":
-        names = [_figure(part, folder, f"{base}-{i + 1}") for i, part in enumerate(fig_data["parts"])]
-        return [n for n in names if n]
-    name = _figure(fig_data, folder, base)
-    return [name] if name else []
-
-
-def _figure(fig_data: dict[str, Any], folder: Path, base: str) -> str | None:
-    """Draw one figure of evidence (a rate or a bound); return the file name or None."""
-    import numpy as np
-
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5.2, 3.0))
-    if fig_data["type"] == "rate":
-        x, y = np.asarray(fig_data["x"]), np.asarray(fig_data["y"])
-        ax.loglog(x, y, "o", ms=4, label="measured")
-        xs = np.geomspace(x.min(), x.max(), 50)
-        ax.loglog(xs, np.exp(fig_data["intercept"]) * xs ** fig_data["slope"], "-",
-                  label=f"fit: slope {fig_data['slope']:.3f}")
-        gx, gy = np.exp(np.mean(np.log(x))), np.exp(np.mean(np.log(y)))
-        ax.loglog(xs, gy * (xs / gx) ** fig_data["claimed"], "--", label=f"claimed slope {fig_data['claimed']:.3g}")
-        _label_at_values(ax.xaxis, x)
-    elif fig_data["type"] == "bound":
-        x = np.asarray(fig_data["x"], dtype=float)
-        m, b = np.asarray(fig_data["measured"]), np.asarray(fig_data["bound"])
-        order = np.argsort(x, kind="stable")
-        style = "-" if len(x) <= 400 and len(np.unique(x)) == len(x) else "."
-        ax.plot(x[order], b[order], "--" if style == "-" else ".", ms=2, color="C1",
-                label=f"bound ({fig_data['relation']})")
-        ax.plot(x[order], m[order], style, ms=2, color="C0", label="measured", zorder=3)
-        if np.all(m > 0) and np.all(b > 0) and max(m.max(), b.max()) / min(m.min(), b.min()) > 100:
-            ax.set_yscale("log")
-    else:
-        plt.close(fig)
-        return None
-    import textwrap
-
-    from matplotlib.ticker import MaxNLocator
-
-    ax.set_xlabel(textwrap.fill(str(fig_data.get("xlabel", "")), 60))
-    ax.set_ylabel(textwrap.fill(str(fig_data.get("ylabel", "")), 32))
-    if fig_data["type"] == "bound" and all(float(v).is_integer() for v in fig_data["x"]):
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    if fig_data.get("title"):
-        ax.set_title(str(fig_data["title"]), fontsize=9)
-    ax.legend(frameon=False)
-    ax.grid(True, which="both", alpha=0.25)
-    fig.tight_layout()
-    name = f"{base}.pdf"
-    fig.savefig(folder / name)
-    plt.close(fig)
-    return name
+    parts = fig_data["parts"] if fig_data.get("type") == "parts" else [fig_data]
+    names = []
+    for i, part in enumerate(parts):
+        if not part:
+            continue
+        name = f"{base}-{i + 1}.pdf" if fig_data.get("type") == "parts" else f"{base}.pdf"
+        if evidence_figure(part, folder / name) is not None:
+            names.append(name)
+    return names
 
 
 def _registered_claims(registry: Any) -> dict[str, Any]:
@@ -219,106 +229,6 @@ def diagram_caption(claim: Any) -> str:
         return ""
     doc = inspect.getdoc(claim.diagram) or ""
     return doc.split("\n\n")[0].replace("\n", " ").strip()
-
-
-VERDICT_RGB = {"VERIFIED": "#00763e", "REFUTED": "#be1e2d", "INCONCLUSIVE": "#c47800", "ERROR": "#961e96"}
-
-
-def _plt() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    matplotlib.rcParams.update({"pdf.fonttype": 42, "font.size": 9})
-    return plt
-
-
-def _numeric(values: list[Any]) -> bool:
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-
-
-def sweep_figure(sweep: dict[str, Any], path: Path) -> Path:
-    """Draw a stored sweep.
-
-    Two varying axes: a phase diagram, each point coloured by the evidence's ``finding`` when
-    every point has one (a black cross where the claim is not verified), else by its verdict.
-    One axis: the headline number against it, each point coloured by its verdict.
-    """
-    from matplotlib.lines import Line2D
-
-    plt = _plt()
-    grid, points = sweep["grid"], sweep["points"]
-    varying = [n for n, v in grid.items() if len(v) > 1] or list(grid)
-    fig, ax = plt.subplots(figsize=(5.2, 3.2))
-    colours = [VERDICT_RGB[p["claim_verdict"]] for p in points]
-    seen = [v for v in VERDICT_RGB if any(p["claim_verdict"] == v for p in points)]
-    handles = [Line2D([], [], ls="", marker="s" if len(varying) >= 2 else "o", color=VERDICT_RGB[v]) for v in seen]
-    labels = [v.lower() for v in seen]
-
-    def axis_values(name: str) -> tuple[list[Any], bool]:
-        vals = [p["params"][name] for p in points]
-        if _numeric(grid[name]):
-            return vals, True
-        order = {v: i for i, v in enumerate(grid[name])}
-        return [order[v] for v in vals], False
-
-    if len(varying) >= 2:
-        (xn, yn) = varying[:2]
-        xs, xnum = axis_values(xn)
-        ys, ynum = axis_values(yn)
-        findings = [(p.get("evidence") or {}).get("finding") for p in points]
-        if all(isinstance(f, str) for f in findings):
-            palette = {f: f"C{i % 10}" for i, f in enumerate(dict.fromkeys(findings))}
-            ax.scatter(xs, ys, c=[palette[f] for f in findings], s=90, marker="s")
-            bad = [i for i, p in enumerate(points) if p["claim_verdict"] != "VERIFIED"]
-            ax.scatter([xs[i] for i in bad], [ys[i] for i in bad], c="k", marker="x", s=40, zorder=3)
-            handles = [Line2D([], [], ls="", marker="s", color=c) for c in palette.values()]
-            labels = list(palette)
-            if bad:
-                handles.append(Line2D([], [], ls="", marker="x", color="k"))
-                labels.append("claim not verified")
-            ax.set_title("what the measurement found over the grid", fontsize=9)
-        else:
-            ax.scatter(xs, ys, c=colours, s=60, marker="s")
-            ax.set_title("claim verdict over the grid", fontsize=9)
-        ax.set_xlabel(xn)
-        ax.set_ylabel(yn)
-        for name, num, setter, axis in ((xn, xnum, ax.set_xscale, ax.xaxis), (yn, ynum, ax.set_yscale, ax.yaxis)):
-            if num and min(grid[name]) > 0 and max(grid[name]) / min(grid[name]) >= 10:
-                setter("log")
-            if not num:
-                axis.set_ticks(range(len(grid[name])), [str(v) for v in grid[name]])
-            else:
-                _label_at_values(axis, grid[name])
-    else:
-        xn = varying[0]
-        xs, xnum = axis_values(xn)
-        key = headline_key(points)
-        ys = [p["headline"][key] for p in points] if key else [list(VERDICT_RGB).index(p["claim_verdict"]) for p in points]
-        ax.plot(xs, ys, "-", color="0.6", lw=1)
-        ax.scatter(xs, ys, c=colours, s=30, zorder=3)
-        ref = {"value": "reference", "estimate": "claimed"}.get(key)  # what the measurement is held to
-        if ref and all(isinstance(p["headline"].get(ref), (int, float)) for p in points):
-            ax.plot(xs, [p["headline"][ref] for p in points], "--", color="C1", lw=1)
-            handles.append(Line2D([], [], ls="--", color="C1"))
-            labels.append(ref)
-        ax.set_xlabel(xn)
-        ax.set_ylabel({"estimate": "estimated probability"}.get(key, key.replace("_", " ")) if key else "verdict")
-        if not key:
-            ax.set_yticks(range(len(VERDICT_RGB)), list(VERDICT_RGB))
-        if xnum and min(grid[xn]) > 0 and max(grid[xn]) / min(grid[xn]) >= 10:
-            ax.set_xscale("log")
-        if xnum:
-            _label_at_values(ax.xaxis, grid[xn])
-        else:
-            ax.set_xticks(range(len(grid[xn])), [str(v) for v in grid[xn]])
-    ax.legend(handles, labels, frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.grid(True, which="both", alpha=0.25)
-    fig.tight_layout()
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
-    return path
 
 
 def tex_number(value: float | int) -> str:
@@ -554,6 +464,7 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True, regi
             r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
             r["sweeps"] = [sw for sw in sweeps if sw["claim_id"] == r["claim_id"]]
             r["diagram"] = _diagram(claims.get(r["claim_id"]), r, figures, messages)
+            r["rows"] = fold_rows(((r["outcome"] or {}).get("decision") or {}).get("rows") or [])
             if r["diagram"] is not None or r in with_diagram:
                 bar.advance(task)
     messages.extend(refused_text(results))
@@ -562,11 +473,13 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True, regi
     papers = _paper_groups(results)
     totals = {k: sum(g["counts"][k] for g in papers) for k in ("sharp", "slack", "not_verified", "not_checked")}
 
+    reproduce = reproduction(run, results, sweeps, claims, store.path)
+
     def render(plain: bool) -> str:
         return environment(plain).get_template("report.tex.j2").render(
             run=run, papers=papers, results=results, counts=counts, colours=VERDICT_COLOURS,
-            searches=searches, totals=totals, undeclared=[g["paper"]["slug"] for g in papers
-                                                          if g["paper"].get("not_checked") is None])
+            searches=searches, totals=totals, reproduce=reproduce,
+            undeclared=[g["paper"]["slug"] for g in papers if g["paper"].get("not_checked") is None])
 
     paths = {"tex": out / "report.tex", "macros": out / "claims.tex", "json": out / "results.json"}
     paths["tex"].write_text(render(plain=False))

@@ -125,6 +125,89 @@ def escape_text_with_math(value: Any) -> Latex:
                          for i, p in enumerate(parts)))
 
 
+_OPERATORS = ("min", "max", "sup", "inf", "sum", "prod", "lim", "log", "ln", "exp", "arg", "det", "argmin", "argmax")
+_SCRIPT = r"(?:\{[^{}\s$]*\}|[A-Za-z0-9*'](?![A-Za-z])|[0-9.]+|-[0-9.]+|\*)"
+_MATH_TOKEN = re.compile(r"^[A-Za-z0-9.|()\[\]*+\-/',=<>!]*?[A-Za-z0-9)|\]*'](?:[_^]" + _SCRIPT
+                         + r"[A-Za-z0-9.|()\[\]*+\-/',=<>!]*?)+$")
+_DOUBLE_SCRIPT = re.compile(r"([_^])" + _SCRIPT + r"\1")
+
+
+def _math_token(token: str) -> str | None:
+    """``token`` as inline math when it reads as a formula written in plain text (``x_k``,
+    ``n^{-1/2}``, ``||x||^2``, ``min_k``), else None (``n_workers``, a file name, a path)."""
+    if not ("_" in token or "^" in token) or not _MATH_TOKEN.match(token) or _DOUBLE_SCRIPT.search(token):
+        return None
+    if token.count("{") != token.count("}") or "__" in token or "^^" in token:
+        return None
+    body = re.sub(r"\^(-?[0-9.]+)", r"^{\1}", token)  # x^-1 means x^{-1}
+    body = re.sub(r"_([0-9]{2,})", r"_{\1}", body)
+    body = re.sub(r"(?<![A-Za-z\\])(" + "|".join(_OPERATORS) + r")(?=[_^(])", r"\\\1", body)
+    body = body.replace("<=", r"\le ").replace(">=", r"\ge ").replace("!=", r"\ne ")
+    return body
+
+
+def auto_math(text: str) -> str:
+    """Plain text with the formulas it writes without ``$`` (``x_k``, ``L_0 + L_1 g``,
+    ``O(n^{-1/2})``) put in ``$...$``; text that already uses ``$`` is returned as it is (its
+    author chose what is math).  Used alike for the report's text and its figure labels."""
+    if "$" in text or not ("_" in text or "^" in text):
+        return text
+    out = []
+    for piece in re.split(r"(\s+)", text):
+        lead = re.match(r"^[\"'`(\[]*", piece).group(0) if piece.strip() else ""
+        core = piece[len(lead):]
+        trail = re.search(r"[,;:.!?\"'`]*$", core).group(0) if core else ""
+        if trail:
+            core = core[: len(core) - len(trail)]
+        # An opening parenthesis kept by the formula when it closes inside it: "(x_k)" stays whole.
+        if lead.endswith("(") and core.endswith(")") and core.count("(") < core.count(")"):
+            lead, core = lead[:-1], "(" + core
+        math = _math_token(core) if core else None
+        out.append(f"{lead}${math}${trail}" if math else piece)
+    return "".join(out)
+
+
+_NUMBER_OR_RELATION = re.compile(
+    r"(?P<sci>(?<![\w.])-?\d+(?:\.\d+)?e[-+]?\d+(?![\w.]))"
+    r"|(?P<neg>(?<![\w.\-+])-\d+(?:\.\d+)?(?![\w.]))"
+    r"|(?P<rel>\\textless\{\}=|\\textgreater\{\}=|\+-|!=)")
+_RELATIONS = {r"\textless{}=": r"\le", r"\textgreater{}=": r"\ge", "+-": r"\pm", "!=": r"\ne"}
+
+
+def _numbers(text: str) -> str:
+    """Escaped plain text with numbers and relations set as math: ``1e-06`` -> 10^{-6},
+    ``-0.5`` with a minus sign, ``<=`` -> a less-or-equal sign."""
+    def one(m: re.Match) -> str:
+        if m.group("sci"):
+            mantissa, exponent = m.group("sci").split("e")
+            sign = "-" if mantissa.startswith("-") else ""
+            mantissa = mantissa.lstrip("-")
+            factor = "" if mantissa == "1" else mantissa + r"\times "
+            return f"${sign}{factor}10^{{{int(exponent)}}}$"
+        if m.group("neg"):
+            return f"${m.group('neg')}$"
+        return f"${_RELATIONS[m.group('rel')]}$"
+
+    return _NUMBER_OR_RELATION.sub(one, text)
+
+
+def typeset(value: Any) -> Latex:
+    """Text for a table cell, a summary or a caption: ``$...$`` math kept (and formulas written
+    without ``$`` found by :func:`auto_math`), numbers and relations typeset, the rest escaped.
+    A :class:`Latex` value passes through; text with a refused primitive is all escaped."""
+    if isinstance(value, Latex):
+        return value
+    text = str(value)
+    if latex_hazard(text):
+        return Latex(escape_latex(text))
+    text = auto_math(_unescape(text))
+    parts = text.split("$")
+    if len(parts) % 2 == 0:
+        return Latex(_numbers(escape_latex(text)))
+    return Latex("".join(_numbers(escape_latex(p)) if i % 2 == 0 else f"${author_latex(p)}$"
+                         for i, p in enumerate(parts)))
+
+
 def _unescape(text: str) -> str:
     """Prose written with LaTeX's escapes (``50\\%``, ``x\\_1``) means the characters themselves."""
     return re.sub(r"\\([%_&#])", r"\1", text)

@@ -77,6 +77,26 @@ def fmt(x: Any, digits: int = 6) -> str:
     return str(x)
 
 
+def fmt_pair(a: Any, b: Any, digits: int = 6) -> tuple[str, str]:
+    """``a`` and ``b`` formatted with :func:`fmt`, with as many more significant digits as it
+    takes to show that they differ (up to 17, float64's round-trip precision): a margin smaller
+    than the printed precision must not read as equality (``15.1187 <= 15.1187``)."""
+    try:
+        differ = float(a) != float(b)
+    except (TypeError, ValueError):
+        return fmt(a, digits), fmt(b, digits)
+    for d in range(digits, 18):
+        sa, sb = fmt(a, d), fmt(b, d)
+        if sa != sb or not differ:
+            return sa, sb
+    return fmt(a, 17), fmt(b, 17)
+
+
+def count_phrase(n: int, noun: str, plural: str | None = None) -> str:
+    """``"all 3 instances"``, or ``"the single instance"`` when there is one."""
+    return f"the single {noun}" if n == 1 else f"all {n} {plural or noun + 's'}"
+
+
 def _tol_text(rtol: Any, atol: Any) -> str:
     """'rtol a, atol b', with the largest entry of an array tolerance."""
     def one(t: Any) -> str:
