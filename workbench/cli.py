@@ -115,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=_positive("size"), default=64, help="matrix size of one trial")
     p.add_argument("--repeats", type=_positive("repeats"), default=7, help="interleaved rounds per figure: ratios are the median over rounds, times the best round (default 7)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    p.add_argument("--no-full-run", action="store_true",
+                   help="skip the full quick run with one worker and with two (it takes minutes)")
+    p.add_argument("--full-run", nargs="*", default=None, metavar="SELECTOR",
+                   help="run only these papers or claims in the full-run comparison (default: all)")
+    p.add_argument("--full-rounds", type=_positive("rounds"), default=1,
+                   help="interleaved rounds of the full-run comparison (default 1)")
 
     p = sub.add_parser("cache", help="manage the result cache")
     p.add_argument("action", choices=["clear", "info"], help="clear: delete every cached result")
@@ -351,7 +357,8 @@ def _search(args: argparse.Namespace, out: Console) -> int:
 def _bench(args: argparse.Namespace, out: Console) -> int:
     from .bench import run_benchmarks
 
-    res = run_benchmarks(trials=args.trials, size=args.size, repeats=args.repeats)
+    res = run_benchmarks(trials=args.trials, size=args.size, repeats=args.repeats, full=not args.no_full_run,
+                         full_selectors=args.full_run or None, full_rounds=args.full_rounds)
     mc, ca, da = res["monte_carlo"], res["cache"], res["dask"]
     table = Table(title=f"workbench bench ({res['cpus']} CPUs; {args.repeats} interleaved rounds)",
                   caption="ratios: median over rounds of the ratio within a round; times: best round")
@@ -377,6 +384,16 @@ def _bench(args: argparse.Namespace, out: Console) -> int:
         table.add_row("dask LocalCluster / loky", f"{da['dask_over_loky']:.2f}x time", "",
                       f"{da['seconds_dask_local']:.2f} s / {da['seconds_loky']:.2f} s"
                       + ("" if da["same_numbers"] else " (numbers differ!)"))
+    if "full_run" in res:
+        fr = res["full_run"]
+        what = f"{fr['claims']} claims" + (" and their sweeps" if fr["sweeps"] else "")
+        for jobs, key in ((1, "1_job"), (2, "2_jobs")):
+            table.add_row(f"full quick run, {jobs} worker{'s' * (jobs > 1)}", f"{fr['seconds_' + key]:.0f} s",
+                          "", f"CPU {fr['cpu_seconds_' + key]:.0f} s ({100 * fr['cpu_use_' + key]:.0f} % of one "
+                          f"core); {what}, no cache, no report")
+        table.add_row("full quick run, 2 workers / 1", f"{fr['full_run_speedup']:.2f}x", mark("full_run_speedup"),
+                      "median over rounds" + ("" if fr["same_numbers"] else " (numbers differ!)")
+                      + ("; every stored number the same" if fr["same_numbers"] else ""))
     out.print(table)
     text = json.dumps(res, indent=2, default=str)
     if args.json:
