@@ -141,3 +141,10 @@ def test_the_report_goes_beside_its_database(toy, tmp_path, monkeypatch):
     # the default database's folder is created where the command runs
     assert cli.main(["run", "sine_below_identity", "-q", "--no-pdf"]) == 0
     assert (tmp_path / "reports" / "workbench.sqlite").exists() and (tmp_path / "reports" / "report.tex").exists()
+
+
+def test_a_run_says_how_long_each_phase_took(toy, tmp_path, capsys):
+    db, out = str(tmp_path / "wb.sqlite"), str(tmp_path / "out")
+    assert cli.main(["run", "sine_below_identity", "--db", db, "--out", out, "--no-pdf", "-q"]) == 0
+    line = [x for x in capsys.readouterr().out.splitlines() if x.startswith("time: ")]
+    assert line and "claims " in line[0] and "figures " in line[0] and "(CPU " in line[0]

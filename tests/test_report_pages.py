@@ -253,3 +253,12 @@ def test_the_pdf_has_no_overfull_box_beyond_a_few_points(pages):
     log = s.report["tex"].with_suffix(".log").read_text(errors="replace")
     widths = [float(w) for w in re.findall(r"Overfull \\[hv]box \(([\d.]+)pt too", log)]
     assert max(widths, default=0.0) <= 3.0, widths
+
+
+def test_a_source_a_reader_cannot_consult_is_flagged():
+    from workbench.report import unfollowable_source
+
+    assert unfollowable_source("Abstract; reconstructed from the research notes' reading") == "research notes"
+    assert unfollowable_source("claims-icml2025.md section 14") == "claims-icml2025.md"
+    assert unfollowable_source("the abstract (arXiv 2501.00001v2)") is None
+    assert unfollowable_source("OpenReview review, https://openreview.net/forum?id=abc") is None

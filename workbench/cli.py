@@ -261,6 +261,10 @@ def _run(args: argparse.Namespace, out: Console) -> int:
     out.print(f"run {summary.run_id}{state}: {n} claim{'s' * (n != 1)}: {line or 'none'}", highlight=False)
     for name, path in summary.report.items():
         out.print(f"  {name}: {path}", highlight=False)
+    if summary.timings:
+        from .schedule import timings_sentence
+
+        out.print(f"time: {timings_sentence(summary.timings)}", highlight=False)
     for message in summary.messages:
         out.print(f"[yellow]{escape(message)}[/]", highlight=False)
     declared = [r for r in summary.results if r.get("expect", "VERIFIED") != "VERIFIED" and r["verdict"] == r["expect"]]

@@ -113,6 +113,18 @@ def _paper_groups(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(papers.values())
 
 
+_PRIVATE_SOURCE = re.compile(r"research notes?|our (own )?notes|\bnotes'|[\w-]+\.md\b|derived in the notes", re.I)
+
+
+def unfollowable_source(text: str | None) -> str | None:
+    """The words of a source or reconstruction source that name material a reader of the report
+    cannot consult (the project's research notes, a notes file), or None.  A reconstructed
+    statement must name a public source: the abstract, a section of the paper, a summary or
+    review with its address."""
+    m = _PRIVATE_SOURCE.search(text or "")
+    return m.group(0) if m else None
+
+
 FOLD_MIN = 3
 """Consecutive evidence rows with the same measured, claimed and tolerance values (and no other
 reason) are folded into one row with a count once there are this many."""
@@ -464,6 +476,7 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True, regi
             r["anchor"] = "claim-" + re.sub(r"[^A-Za-z0-9]+", "-", r["claim_id"])
             r["sweeps"] = [sw for sw in sweeps if sw["claim_id"] == r["claim_id"]]
             r["diagram"] = _diagram(claims.get(r["claim_id"]), r, figures, messages)
+            r["private_source"] = unfollowable_source(r.get("reconstructed_from")) or unfollowable_source(r["source"])
             r["rows"] = fold_rows(((r["outcome"] or {}).get("decision") or {}).get("rows") or [])
             if r["diagram"] is not None or r in with_diagram:
                 bar.advance(task)

@@ -99,10 +99,15 @@ class PhaseClock:
         self.phases.setdefault(name, {"wall": 0.0, "cpu": 0.0})["cpu"] += float(seconds)
 
     def sentence(self) -> str:
-        """``claims 95 s (CPU 180 s, 190 %); sweeps ...``: each phase's wall time, CPU time and their
-        ratio (up to 100 % per worker)."""
-        parts = []
-        for name, t in self.phases.items():
-            use = f", {100 * t['cpu'] / t['wall']:.0f} %" if t["wall"] >= 1 else ""
-            parts.append(f"{name} {t['wall']:.1f} s (CPU {t['cpu']:.1f} s{use})")
-        return "; ".join(parts)
+        """See :func:`timings_sentence`."""
+        return timings_sentence(self.phases)
+
+
+def timings_sentence(phases: dict[str, dict[str, float]]) -> str:
+    """``claims 95.0 s (CPU 180.0 s, 190 %); sweeps ...``: each phase's wall-clock time, CPU time
+    and CPU use (CPU seconds per wall-clock second, up to 100 % per worker)."""
+    parts = []
+    for name, t in phases.items():
+        use = f", {100 * t['cpu'] / t['wall']:.0f} %" if t["wall"] >= 1 else ""
+        parts.append(f"{name} {t['wall']:.1f} s (CPU {t['cpu']:.1f} s{use})")
+    return "; ".join(parts)
