@@ -251,6 +251,11 @@ class Evidence:
 
     Evidence is checked when it is made: a missing ``why`` or a non-finite claimed value raises
     :class:`EvidenceError` at once.
+
+    Text fields (``quantity``, ``why``, labels, ``xlabel``...) may write math as LaTeX in
+    ``$...$``: the report typesets it the same way in its tables (LaTeX) and its figure labels
+    (matplotlib's mathtext, LaTeX's math subset; a label it cannot parse is drawn as plain
+    text).  A formula written without ``$`` (``x_k``, ``n^{-1/2}``) is set as math too.
     """
 
     finding: str | None = field(default=None, kw_only=True)
