@@ -168,7 +168,7 @@ def pages_registry() -> Registry:
     @claim(A, role="headline", source="Lemma 2", evidence="identity", registry=reg,
            statement=r"$\|x\|^2 = \langle x, x\rangle$")
     def many_equal_rows(ctx):
-        """Sixty identities with the same numbers: the table folds them."""
+        """Sixty identities with the same numbers: the table folds them (argmin_x psi(x) - z x, max_i a_i)."""
         return Identity(np.zeros(60), np.zeros(60), atol=1e-12, why="exact arithmetic; rounding below 1e-12",
                         labels=[f"case x_{i}" for i in range(60)])
 

@@ -125,7 +125,7 @@ def escape_text_with_math(value: Any) -> Latex:
                          for i, p in enumerate(parts)))
 
 
-_OPERATORS = ("min", "max", "sup", "inf", "sum", "prod", "lim", "log", "ln", "exp", "arg", "det", "argmin", "argmax")
+_OPERATORS = ("argmin", "argmax", "min", "max", "sup", "inf", "sum", "prod", "lim", "log", "ln", "exp", "arg", "det")
 _SCRIPT = r"(?:\{[^{}\s$]*\}|[A-Za-z0-9*'](?![A-Za-z])|[0-9.]+|-[0-9.]+|\*)"
 _MATH_TOKEN = re.compile(r"^[A-Za-z0-9.|()\[\]*+\-/',=<>!]*?[A-Za-z0-9)|\]*'](?:[_^]" + _SCRIPT
                          + r"[A-Za-z0-9.|()\[\]*+\-/',=<>!]*?)+$")
@@ -141,7 +141,9 @@ def _math_token(token: str) -> str | None:
         return None
     body = re.sub(r"\^(-?[0-9.]+)", r"^{\1}", token)  # x^-1 means x^{-1}
     body = re.sub(r"_([0-9]{2,})", r"_{\1}", body)
-    body = re.sub(r"(?<![A-Za-z\\])(" + "|".join(_OPERATORS) + r")(?=[_^(])", r"\\\1", body)
+    body = re.sub(r"(?<![A-Za-z\\])(" + "|".join(_OPERATORS) + r")(?=[_^(])",
+                  lambda m: rf"\operatorname{{{m.group(1)}}}" if m.group(1).startswith("arg") and len(m.group(1)) > 3
+                  else "\\" + m.group(1), body)
     body = body.replace("<=", r"\le ").replace(">=", r"\ge ").replace("!=", r"\ne ")
     return body
 
