@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -131,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help=f"results database (default {api.DEFAULT_DB})")
     p.add_argument("--out", type=Path, default=None, help="report folder (default: the database's folder)")
     p.add_argument("--no-pdf", action="store_true")
+    p.add_argument("--jobs", "-j", type=_jobs, default=None,
+                   help="worker processes drawing the figures (default: the machine's CPUs, at most 4)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
     p = sub.add_parser("check", help="run the conformance suite on papers (yours, from another package, too)")
     p.add_argument("slugs", nargs="+", help="paper slugs")
@@ -432,7 +436,9 @@ def _report(args: argparse.Namespace, out: Console) -> int:
     store = Store(args.db)
     try:
         run = store.run(args.run)
-        paths, messages = write_report(store, run["id"], args.out, pdf=not args.no_pdf)
+        jobs = args.jobs or max(1, min(4, os.cpu_count() or 1))
+        paths, messages = write_report(store, run["id"], args.out, pdf=not args.no_pdf, jobs=jobs,
+                                       progress=not args.quiet)
     finally:
         store.close()
     for name, path in paths.items():
