@@ -262,3 +262,11 @@ def test_a_source_a_reader_cannot_consult_is_flagged():
     assert unfollowable_source("claims-icml2025.md section 14") == "claims-icml2025.md"
     assert unfollowable_source("the abstract (arXiv 2501.00001v2)") is None
     assert unfollowable_source("OpenReview review, https://openreview.net/forum?id=abc") is None
+
+
+def test_urls_and_long_identifiers_can_break_and_tiny_margins_are_spelled_out():
+    text = str(typeset("read from https://openreview.net/forum?id=IQdlPvj4dX and simulations.optim.profiles_x"))
+    assert r"openreview.\allowbreak{}net/\allowbreak{}forum" in text and "$" not in text.split("and")[0]
+    from workbench.evidence.core import fmt_pair
+
+    assert fmt_pair(0.13888888888888889, 0.1388888888888889 + 1e-16) == ("0.138889 (1e-16 below)", "0.138889")

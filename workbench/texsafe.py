@@ -193,21 +193,41 @@ def _numbers(text: str) -> str:
     return _NUMBER_OR_RELATION.sub(one, text)
 
 
+_LONG_TOKEN = re.compile(r"(?:https?://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)+/\S*|[^\s$]{28,}")
+
+
+def _breakable_long(escaped: str) -> str:
+    """Let LaTeX break a URL or another long token (a dotted module path, an identifier) after its
+    slashes, dots, underscores, hyphens and '=' signs: such words overflow a line otherwise."""
+    def breaks(m: re.Match) -> str:
+        return re.sub(r"(/|\.(?!\d)|\\_|-|=|\?)", r"\1\\allowbreak{}", m.group(0))
+
+    return _LONG_TOKEN.sub(breaks, escaped)
+
+
 def typeset(value: Any) -> Latex:
     """Text for a table cell, a summary or a caption: ``$...$`` math kept (and formulas written
-    without ``$`` found by :func:`auto_math`), numbers and relations typeset, the rest escaped.
-    A :class:`Latex` value passes through; text with a refused primitive is all escaped."""
+    without ``$`` found by :func:`auto_math`), numbers and relations typeset, long words (URLs)
+    breakable, the rest escaped.  A :class:`Latex` value passes through; text with a refused
+    primitive is all escaped."""
     if isinstance(value, Latex):
         return value
     text = str(value)
     if latex_hazard(text):
         return Latex(escape_latex(text))
-    text = auto_math(_unescape(text))
-    parts = text.split("$")
-    if len(parts) % 2 == 0:
-        return Latex(_numbers(escape_latex(text)))
-    return Latex("".join(_numbers(escape_latex(p)) if i % 2 == 0 else f"${author_latex(p)}$"
-                         for i, p in enumerate(parts)))
+    out = []
+    for k, chunk in enumerate(re.split(r"((?:https?://|www\.)\S+[^\s.,;:)])", _unescape(text))):
+        if k % 2:  # a URL: no math in it, breakable at its punctuation
+            out.append(_breakable_long(escape_latex(chunk)))
+            continue
+        chunk = auto_math(chunk)
+        parts = chunk.split("$")
+        if len(parts) % 2 == 0:
+            out.append(_breakable_long(_numbers(escape_latex(chunk))))
+            continue
+        out.append("".join(_breakable_long(_numbers(escape_latex(p))) if i % 2 == 0 else f"${author_latex(p)}$"
+                           for i, p in enumerate(parts)))
+    return Latex("".join(out))
 
 
 def _unescape(text: str) -> str:

@@ -77,19 +77,23 @@ def fmt(x: Any, digits: int = 6) -> str:
     return str(x)
 
 
+PAIR_DIGITS = 9  # at most this many significant digits to tell two printed values apart
+
+
 def fmt_pair(a: Any, b: Any, digits: int = 6) -> tuple[str, str]:
-    """``a`` and ``b`` formatted with :func:`fmt`, with as many more significant digits as it
-    takes to show that they differ (up to 17, float64's round-trip precision): a margin smaller
-    than the printed precision must not read as equality (``15.1187 <= 15.1187``)."""
+    """``a`` and ``b`` formatted so that a difference shows: with up to :data:`PAIR_DIGITS`
+    significant digits, and beyond that ``a`` with its difference from ``b`` spelled out
+    (``"15.1187 (1.2e-12 below)"``): a margin smaller than the printed precision must not read as
+    equality (``15.1187 <= 15.1187``)."""
     try:
-        differ = float(a) != float(b)
+        x, y = float(a), float(b)
     except (TypeError, ValueError):
         return fmt(a, digits), fmt(b, digits)
-    for d in range(digits, 18):
-        sa, sb = fmt(a, d), fmt(b, d)
-        if sa != sb or not differ:
+    for d in range(digits, PAIR_DIGITS + 1):
+        sa, sb = fmt(x, d), fmt(y, d)
+        if sa != sb or x == y:
             return sa, sb
-    return fmt(a, 17), fmt(b, 17)
+    return f"{fmt(x, digits)} ({fmt(abs(x - y), 2)} {'below' if x < y else 'above'})", fmt(y, digits)
 
 
 def count_phrase(n: int, noun: str, plural: str | None = None) -> str:
