@@ -146,9 +146,10 @@ def check_writable(folder: Path) -> None:
 
 
 def check_db(db: str | Path) -> Path:
-    """The database path of a run, checked before any work: its folder must exist (the default
-    database's folder, ``reports/``, is created), so that a mistyped ``--db`` is an error rather
-    than a fresh database in a new folder.
+    """The database path given on the command line, checked before any work: its folder must exist
+    (the default database's folder, ``reports/``, is created), so that a mistyped ``--db`` is an
+    error rather than a fresh database in a new folder.  (The Python API creates the folder of
+    the path it is given.)
 
     Raises:
         UsageError: when the folder does not exist, or the path is a folder.
@@ -289,7 +290,6 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
     """
     backend, scheduler = resolve_backend(backend, scheduler)
     check_options(profile, jobs, seed, backend)
-    check_db(db)
     if out is not None:
         check_writable(Path(out))
     reg = registry or load()
@@ -548,7 +548,6 @@ def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str
             parsed.setdefault("trials", [c.params["trials"].coerce("trials", trials)])
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    check_db(db)
     if out is not None:
         check_writable(Path(out))
     store = Store(db)
@@ -592,7 +591,6 @@ def search(claim_id: str, *, examples: int = 40, profile: str = "quick", seed: i
     from .counterexamples import run_search, search_space
 
     check_options(profile, 1, seed, "loky")
-    check_db(db)
     if examples < 1:
         raise UsageError(f"examples must be >= 1, not {examples}")
     reg = registry or load()

@@ -168,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
 
             load()
             _warn_load_errors()
+        if args.command in ("run", "sweep", "search"):
+            api.check_db(args.db)  # a mistyped --db is an error, not a new database elsewhere
         return commands[args.command](args, out)
     except (api.UsageError, StoreError) as exc:
         err.print(f"[red]workbench: error:[/] {exc}", highlight=False)
