@@ -431,6 +431,7 @@ def _cache(args: argparse.Namespace, out: Console) -> int:
 
 def _report(args: argparse.Namespace, out: Console) -> int:
     from .report import write_report
+    from .schedule import PhaseClock
 
     if not args.db.exists():
         raise api.UsageError(f"no database at {args.db}; run `workbench run` first or give --db")
@@ -439,14 +440,16 @@ def _report(args: argparse.Namespace, out: Console) -> int:
     try:
         run = store.run(args.run)
         jobs = args.jobs or max(1, min(4, os.cpu_count() or 1))
+        clock = PhaseClock()
         paths, messages = write_report(store, run["id"], args.out, pdf=not args.no_pdf, jobs=jobs,
-                                       progress=not args.quiet)
+                                       progress=not args.quiet, clock=clock)
     finally:
         store.close()
     for name, path in paths.items():
         out.print(f"{name}: {path}", highlight=False)
+    out.print(f"time: {clock.sentence()}", highlight=False)
     for message in messages:
-        out.print(f"[yellow]{message}[/]", highlight=False)
+        out.print(f"[yellow]{escape(message)}[/]", highlight=False)
     return EXIT_OK if "pdf" in paths or args.no_pdf else EXIT_FAILED
 
 
