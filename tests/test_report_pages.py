@@ -204,7 +204,7 @@ def test_the_report_ends_with_what_is_open_and_how_to_reproduce(pages):
     s, tex = pages
     assert "What this run leaves open, and how to reproduce it" in tex
     assert "Theorem 9: a lower bound over all algorithms" in tex.split("What this run leaves open")[1]
-    assert "workbench run --seed 3 --profile quick --jobs 1" in tex  # everything registered: no selector
+    assert "workbench run -{}-seed 3 -{}-profile quick -{}-jobs 1" in tex  # everything registered: no selector
     assert f"workbench report --run {s.run_id}" in tex
 
 
@@ -270,3 +270,13 @@ def test_urls_and_long_identifiers_can_break_and_tiny_margins_are_spelled_out():
     from workbench.evidence.core import fmt_pair
 
     assert fmt_pair(0.13888888888888889, 0.1388888888888889 + 1e-16) == ("0.138889 (1e-16 below)", "0.138889")
+
+
+def test_formulas_inside_brackets_and_hyphenated_words():
+    assert auto_math("O~(eps^-2 n^{p/2}) columns") == "O~($eps^{-2}$ $n^{p/2})$ columns"
+    assert auto_math("l_q-Lewis-weight sampling with n^(q/2)") == "l_q-Lewis-weight sampling with $n^{(q/2)}$"
+    from workbench.figures import tick_text
+
+    assert [tick_text(v) for v in (1600.0, 0.123456, 127000.0, 1e-6)] == [
+        "1600", "0.123", r"$1.27\times 10^{5}$", "$10^{-6}$"]
+    assert figure_label("iterations to f - f* <= eps") == r"iterations to f - f* $\leq$ eps"

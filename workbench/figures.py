@@ -49,6 +49,11 @@ def figure_label(text: Any, width: int = 0) -> str:
     label = auto_math(_unescape(str(text)))
     if label.count("$") % 2:
         label = label.replace("$", "")
+    parts = label.split("$")  # relations written in plain text, as signs (outside math only)
+    for i in range(0, len(parts), 2):
+        for rel, sign in (("<=", r"$\leq$"), (">=", r"$\geq$"), ("+-", r"$\pm$")):
+            parts[i] = parts[i].replace(rel, sign)
+    label = "$".join(parts)
     try:
         MathTextParser("path").parse(label) if "$" in label else None
     except Exception:  # noqa: BLE001 - mathtext rejects what it does not know: draw the text as written
@@ -91,8 +96,26 @@ def label_at_values(axis: Any, values: Any) -> None:
 
     ticks = sorted({float(v) for v in values})
     if len(ticks) <= 12:
-        axis.set_ticks(ticks, [f"{v:.0f}" if v.is_integer() and abs(v) < 1e6 else f"{v:.3g}" for v in ticks])
+        axis.set_ticks(ticks, [tick_text(v) for v in ticks])
         axis.set_minor_formatter(NullFormatter())
+
+
+def tick_text(v: float) -> str:
+    """A tick label: integers below 10^5 as they are, other values with 3 significant digits,
+    as a decimal between 0.001 and 10^5 and as mathtext ``m x 10^e`` outside."""
+    if v == 0:
+        return "0"
+    if v.is_integer() and abs(v) < 1e5:
+        return f"{v:.0f}"
+    if 1e-3 <= abs(v) < 1e5:
+        digits = max(0, 2 - math.floor(math.log10(abs(v))))
+        return f"{v:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:.0f}"
+    mantissa, exponent = f"{v:.2e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    power = f"10^{{{int(exponent)}}}"
+    if mantissa in ("1", "-1"):
+        return f"${mantissa[:-1]}{power}$"
+    return f"${mantissa}\\times {power}$"
 
 
 def _overlaps(labels: list[Any], renderer: Any) -> bool:
@@ -123,8 +146,10 @@ def thin_ticks(fig: Any, ax: Any) -> None:
 
 
 def _span_scale(values: np.ndarray) -> str:
-    """'log' for positive values spanning more than two decades, 'symlog' for values spanning
-    decades across 0, else 'linear'."""
+    """'log' for positive values spanning more than two decades; 'symlog' for values of both
+    signs (or 0) whose sizes span more than three decades in bulk (from the 10th to the 90th
+    percentile of the nonzero sizes, so that a few values near 0 do not decide it); else
+    'linear'."""
     v = np.asarray(values, dtype=float)
     v = v[np.isfinite(v)]
     if v.size < 2:
@@ -132,7 +157,7 @@ def _span_scale(values: np.ndarray) -> str:
     if np.all(v > 0):
         return "log" if v.max() / v.min() > 100 else "linear"
     nz = np.abs(v[v != 0])
-    if nz.size >= 2 and (v.min() < 0 < v.max() or np.any(v == 0)) and nz.max() / nz.min() > 100:
+    if nz.size >= 2 and np.quantile(nz, 0.9) / np.quantile(nz, 0.1) > 1000:
         return "symlog"
     return "linear"
 
@@ -143,7 +168,7 @@ def _set_scale(ax: Any, which: str, values: np.ndarray) -> None:
     if scale == "symlog":
         nz = np.abs(np.asarray(values, dtype=float))
         nz = nz[(nz > 0) & np.isfinite(nz)]
-        setter("symlog", linthresh=float(np.min(nz)) if nz.size else 1.0)
+        setter("symlog", linthresh=float(np.quantile(nz, 0.1)) if nz.size else 1.0)
     elif scale == "log":
         setter("log")
 

@@ -56,6 +56,7 @@ def environment(plain: bool = False) -> jinja2.Environment:
     env.filters["latex"] = (lambda v: Latex(escape_latex(v))) if plain else author_latex
     env.filters["mathtext"] = (lambda v: Latex(escape_latex(v))) if plain else escape_text_with_math
     env.filters["breakable"] = breakable
+    env.filters["command"] = lambda v: Latex(breakable(v).replace("--", "-{}-"))  # no en dash in a command
     env.filters["typeset"] = (lambda v: Latex(escape_latex(v))) if plain else typeset
     return env
 
@@ -149,6 +150,8 @@ def fold_rows(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
         else:
             out.extend(dict(r) | {"folded": 0} for r in rows[i:j])
         i = j
+    for r in out:  # a sentence with nothing to compare (how the instances were found): across the table
+        r["wide"] = not (r.get("claimed") or r.get("tolerance") or r.get("reason")) and len(str(r.get("measured", ""))) > 40
     return out
 
 

@@ -134,8 +134,12 @@ _DOUBLE_SCRIPT = re.compile(r"([_^])" + _SCRIPT + r"\1")
 
 def _math_token(token: str) -> str | None:
     """``token`` as inline math when it reads as a formula written in plain text (``x_k``,
-    ``n^{-1/2}``, ``||x||^2``, ``min_k``), else None (``n_workers``, a file name, a path)."""
-    if not ("_" in token or "^" in token) or not _MATH_TOKEN.match(token) or _DOUBLE_SCRIPT.search(token):
+    ``n^{-1/2}``, ``||x||^2``, ``min_k``, ``n^(q/2)``), else None (``n_workers``, a file name, a
+    hyphenated word such as ``l_q-Lewis-weight``)."""
+    if not ("_" in token or "^" in token):
+        return None
+    token = re.sub(r"\^\(([^()\s]*)\)", r"^{(\1)}", token)  # n^(q/2) means n^{(q/2)}
+    if not _MATH_TOKEN.match(token) or _DOUBLE_SCRIPT.search(token) or re.search(r"[_^].*-[A-Za-z]{3,}", token):
         return None
     if token.count("{") != token.count("}") or "__" in token or "^^" in token:
         return None
@@ -165,6 +169,14 @@ def auto_math(text: str) -> str:
         if lead.endswith("(") and core.endswith(")") and core.count("(") < core.count(")"):
             lead, core = lead[:-1], "(" + core
         math = _math_token(core) if core else None
+        if math is None and core:
+            # "O~(eps^-2": the formula may start after an opening bracket or a tilde.
+            cut = max(core.rfind("(", 0, max(core.find("^"), core.find("_"))), core.rfind("~"))
+            if 0 <= cut < len(core) - 1 and core.count("(") == 1 + core[cut + 1:].count("("):
+                inner = _math_token(core[cut + 1:])
+                if inner:
+                    out.append(f"{lead}{core[:cut + 1]}${inner}${trail}")
+                    continue
         out.append(f"{lead}${math}${trail}" if math else piece)
     return "".join(out)
 
