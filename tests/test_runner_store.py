@@ -181,3 +181,21 @@ def test_claims_are_scheduled_across_workers_with_the_same_numbers(tmp_path, mon
     assert [r[0] for r in stored[1]] == selection
     assert runs[1].timings["claims"]["cpu"] > 0 and runs[1].timings["claims"]["wall"] > 0
     assert Store(tmp_path / "wb2.sqlite").run(runs[1].run_id)["metadata"]["timings"]["claims"]["cpu"] > 0
+
+
+@pytest.mark.filterwarnings("ignore:.*tasks which were still being processed:UserWarning")
+def test_when_the_workers_fail_the_claims_left_run_here(tmp_path, monkeypatch):
+    from workbench import schedule
+
+    selection = ["dro_dsgdc.dual_reformulation", "dro_dsgdc.eta_block_smoothness", "dro_dsgdc.eta_noise_variance"]
+    real = schedule.parallel_unordered
+
+    def one_then_die(tasks, jobs, backend):
+        for n, item in enumerate(real(tasks, jobs, backend)):
+            if n == 1:
+                raise RuntimeError("a worker process died")
+            yield item
+
+    monkeypatch.setattr(api, "parallel_unordered", one_then_die)
+    s = api.run(selection, db=tmp_path / "wb.sqlite", out=None, progress=False, jobs=2, cache=False)
+    assert sorted(r["claim_id"] for r in s.results) == sorted(selection) and s.passed

@@ -412,13 +412,27 @@ def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, se
         order = longest_first([c for c, _, _ in todo], store.last_seconds(list(by_id)))
         tasks = [(claim_task, ((c.id, c.module), profile, seed), {}) for c in order]
         bar.update(task, description=f"claims on {jobs} workers")
+        done: set[str] = set()
         try:
             for i, (record, cpu) in parallel_unordered(tasks, jobs, backend):
                 c, key, why = by_id[order[i].id]
                 clock.add_cpu("claims", cpu)
                 _finish(store, run_id, result_from_record(c, record), key, why, cache, bar, task)
+                done.add(c.id)
         except KeyboardInterrupt:
             return True
+        except Exception as exc:  # noqa: BLE001 - a worker died or could not import a module: go on here
+            rest = [c for c in order if c.id not in done]
+            bar.console.print(f"[yellow]workbench: warning:[/] the worker processes failed ({type(exc).__name__}: "
+                              f"{exc}); the {len(rest)} claims left run in this process", highlight=False)
+            for c in rest:
+                _, key, why = by_id[c.id]
+                bar.update(task, description=c.id)
+                try:
+                    result = run_claim(c, profile=profile, seed=seed, jobs=1, backend=backend)
+                except KeyboardInterrupt:
+                    return True
+                _finish(store, run_id, result, key, why, cache, bar, task)
     return False
 
 
