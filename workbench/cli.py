@@ -163,13 +163,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         commands = {"list": _list, "run": _run, "report": _report, "show": _show, "cache": _cache,
                     "sweep": _sweep, "search": _search, "bench": _bench, "check": _check, "new-paper": _new_paper}
+        if args.command in ("run", "sweep", "search"):
+            api.check_db(args.db)  # a mistyped --db is an error, not a new database elsewhere
         if args.command in ("list", "run", "show", "sweep", "search", "check"):
             from .registry import load
 
-            load()
+            with err.status("loading the papers' modules", spinner="dots"):  # a few seconds; shown on a terminal
+                load()
             _warn_load_errors()
-        if args.command in ("run", "sweep", "search"):
-            api.check_db(args.db)  # a mistyped --db is an error, not a new database elsewhere
         return commands[args.command](args, out)
     except (api.UsageError, StoreError) as exc:
         err.print(f"[red]workbench: error:[/] {exc}", highlight=False)
