@@ -124,13 +124,15 @@ def _overlaps(labels: list[Any], renderer: Any) -> bool:
     return any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
 
 
-def thin_ticks(fig: Any, ax: Any) -> None:
+def thin_ticks(fig: Any, ax: Any, drawn: bool = False) -> None:
     """Make sure no two tick labels of ``ax`` overlap: drop the minor labels first, then keep
     every k-th major label for the smallest k that separates them.  (One layout pass without
-    rendering when nothing overlaps, which is the common case.)"""
+    rendering when nothing overlaps, which is the common case; none when ``drawn`` says the
+    figure was just laid out.)"""
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
-    fig.draw_without_rendering()
+    if not drawn:
+        fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     crowded = [axis for axis in (ax.xaxis, ax.yaxis) if _overlaps(axis.get_ticklabels(which="both"), renderer)]
     for axis in crowded:
@@ -284,11 +286,13 @@ def evidence_figure(fig_data: dict[str, Any], path: Path) -> Path | None:
 
 
 def _finish(fig: Any, path: Path) -> None:
-    # No tight_layout: savefig's tight bounding box takes in the labels, and one layout pass less
-    # keeps a figure's cost to about what drawing it takes.
+    # One layout pass (thin_ticks') sets the tick labels and the tight bounding box the figure is
+    # saved in, which takes in the labels: no tight_layout, no second pass of savefig's own.
+    fig.draw_without_rendering()
     for ax in fig.axes:
-        thin_ticks(fig, ax)
-    fig.savefig(path, bbox_inches="tight")
+        thin_ticks(fig, ax, drawn=True)
+    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.05)
+    fig.savefig(path, bbox_inches=box)
     plt().close(fig)
 
 
