@@ -280,3 +280,13 @@ def test_formulas_inside_brackets_and_hyphenated_words():
     assert [tick_text(v) for v in (1600.0, 0.123456, 127000.0, 1e-6)] == [
         "1600", "0.123", r"$1.27\times 10^{5}$", "$10^{-6}$"]
     assert figure_label("iterations to f - f* <= eps") == r"iterations to f - f* $\leq$ eps"
+
+
+def test_an_identity_sweep_plots_the_error_its_tolerance_bounds():
+    from workbench.figures import sweep_key
+
+    points = [{"params": {"n": n}, "claim_verdict": "VERIFIED", "headline": {"max_rel_error": 1e-12 * n,
+               "max_abs_error": 1e-13 * n}, "evidence": {"rtol": 0.0, "atol": 2.5e-11}} for n in (1, 2, 3)]
+    assert sweep_key(points) == "max_abs_error"  # rtol 0 states no relative threshold
+    ax = draw_sweep({"grid": {"n": [1, 2, 3]}, "points": points}).axes[0]
+    assert any(np.allclose(ln.get_ydata(), 2.5e-11) for ln in ax.get_lines())

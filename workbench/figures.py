@@ -288,6 +288,12 @@ def evidence_figure(fig_data: dict[str, Any], path: Path) -> Path | None:
 def _finish(fig: Any, path: Path) -> None:
     # One layout pass (thin_ticks') sets the tick labels and the tight bounding box the figure is
     # saved in, which takes in the labels: no tight_layout, no second pass of savefig's own.
+    from matplotlib.ticker import ScalarFormatter
+
+    for ax in fig.axes:  # an axis' common factor as x 10^e, not 1e-11
+        for axis in (ax.xaxis, ax.yaxis):
+            if isinstance(axis.get_major_formatter(), ScalarFormatter):
+                axis.get_major_formatter().set_useMathText(True)
     fig.draw_without_rendering()
     for ax in fig.axes:
         thin_ticks(fig, ax, drawn=True)
@@ -316,10 +322,12 @@ def claimed_line(points: list[dict[str, Any]], key: str | None) -> tuple[list[fl
         values, name = [number(ev(p).get("exponent")) for p in points], "claimed exponent"
     elif key == "smallest_margin":
         values, name = [0.0] * len(points), "margin 0: the bound"
-    elif key == "max_rel_error":
-        values, name = [number(ev(p).get("rtol")) for p in points], "tolerance (relative)"
+    elif key == "max_rel_error":  # a relative tolerance of 0 is no threshold for the relative error
+        values = [number(ev(p).get("rtol")) or None for p in points]
+        name = "tolerance (relative)"
     elif key == "max_abs_error":
-        values, name = [number(ev(p).get("atol")) for p in points], "tolerance (absolute)"
+        values = [number(ev(p).get("atol")) or None for p in points]
+        name = "tolerance (absolute)"
     elif key == "estimate":
         values = [number((p.get("headline") or {}).get("claimed", ev(p).get("probability"))) for p in points]
         name = "claimed probability"
@@ -337,6 +345,19 @@ def claimed_line(points: list[dict[str, Any]], key: str | None) -> tuple[list[fl
     return [float(v) for v in values], name
 
 
+def sweep_key(points: list[dict[str, Any]]) -> str | None:
+    """The headline number a one-axis sweep plots: the first (by
+    :data:`workbench.sweeps.HEADLINE_PRIORITY`) that every point has and whose claimed value
+    the evidence states, else the first that every point has."""
+    from .sweeps import HEADLINE_PRIORITY, headline_key
+
+    for key in HEADLINE_PRIORITY:
+        if points and all(isinstance((p.get("headline") or {}).get(key), (int, float)) for p in points) \
+                and claimed_line(points, key)[0] is not None:
+            return key
+    return headline_key(points)
+
+
 def draw_sweep(sweep: dict[str, Any]) -> Any:
     """The figure of a stored sweep.
 
@@ -346,8 +367,6 @@ def draw_sweep(sweep: dict[str, Any]) -> Any:
     coloured by its verdict (symmetric-log when the numbers span decades across 0).
     """
     from matplotlib.lines import Line2D
-
-    from .sweeps import headline_key
 
     pyplot = plt()
     grid, points = sweep["grid"], sweep["points"]
@@ -396,7 +415,7 @@ def draw_sweep(sweep: dict[str, Any]) -> Any:
     else:
         xn = varying[0]
         xs, xnum = axis_values(xn)
-        key = headline_key(points)
+        key = sweep_key(points)
         ys = [p["headline"][key] for p in points] if key else [list(VERDICT_RGB).index(p["claim_verdict"]) for p in points]
         ax.plot(xs, ys, "-", color="0.6", lw=1)
         ax.scatter(xs, ys, c=colours, s=30, zorder=3)
@@ -407,7 +426,9 @@ def draw_sweep(sweep: dict[str, Any]) -> Any:
             labels.append(name)
         ax.set_xlabel(figure_label(xn))
         ax.set_ylabel({"estimate": "estimated probability", "smallest_margin": "smallest margin of the bound",
-                       "slope": "fitted exponent"}.get(key, key.replace("_", " ")) if key else "verdict")
+                       "slope": "fitted exponent", "max_rel_error": "largest relative error",
+                       "max_abs_error": "largest absolute error", "mean_difference": "mean difference",
+                       }.get(key, key.replace("_", " ")) if key else "verdict")
         if key:
             _set_scale(ax, "y", np.asarray(ys + (claimed or []), dtype=float))
         else:
