@@ -290,3 +290,12 @@ def test_an_identity_sweep_plots_the_error_its_tolerance_bounds():
     assert sweep_key(points) == "max_abs_error"  # rtol 0 states no relative threshold
     ax = draw_sweep({"grid": {"n": [1, 2, 3]}, "points": points}).axes[0]
     assert any(np.allclose(ln.get_ydata(), 2.5e-11) for ln in ax.get_lines())
+
+
+def test_instances_that_are_all_one_point_get_no_figure(tmp_path):
+    from workbench.figures import evidence_figure
+
+    same = Bound([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], why="exact count").decide().figure
+    assert evidence_figure(same, tmp_path / "same.pdf") is None and not (tmp_path / "same.pdf").exists()
+    spread = Bound([0.0, 1.0], [1.0, 2.0], why="x").decide().figure
+    assert evidence_figure(spread, tmp_path / "spread.pdf") is not None

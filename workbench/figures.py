@@ -276,10 +276,14 @@ def draw_rate(fig_data: dict[str, Any]) -> Any:
 
 
 def evidence_figure(fig_data: dict[str, Any], path: Path) -> Path | None:
-    """Draw one figure of evidence (a rate or a bound) to ``path``; None for another kind."""
+    """Draw one figure of evidence (a rate or a bound) to ``path``; None for another kind, or for a
+    bound whose instances are all one point."""
     draw = {"rate": draw_rate, "bound": draw_bound}.get(fig_data.get("type"))
     if draw is None:
         return None
+    if fig_data["type"] == "bound" and len(set(zip(fig_data["measured"], fig_data["bound"], strict=True))) < 2 \
+            and len(set(fig_data["x"])) < 2:
+        return None  # every instance the same point: the table says it all
     fig = draw(fig_data)
     _finish(fig, path)
     return path
