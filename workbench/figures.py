@@ -282,7 +282,7 @@ def evidence_figure(fig_data: dict[str, Any], path: Path) -> Path | None:
     if draw is None:
         return None
     if fig_data["type"] == "bound" and len(set(zip(fig_data["measured"], fig_data["bound"], strict=True))) < 2 \
-            and len(set(fig_data["x"])) < 2:
+            and (not fig_data.get("has_x", True) or len(set(fig_data["x"])) < 2):
         return None  # every instance the same point: the table says it all
     fig = draw(fig_data)
     _finish(fig, path)
