@@ -16,3 +16,13 @@ def test_monte_carlo_gives_the_same_numbers_as_bare_joblib():
     assert res["same_numbers_as_bare_joblib"] is True
     assert res["speedup_2_jobs"] > 0 and np.isfinite(res["engine_overhead"])
     assert res["trials_per_second_1_job"] == 64 / res["seconds_1_job"]
+
+
+def test_full_run_comparison_times_both_and_checks_the_numbers():
+    """Two small quick runs (one worker, two): wall and CPU time of the whole process tree, the
+    stored phases, and the same numbers in both (no timing is asserted)."""
+    res = bench.full_run(["dro_dsgdc.dual_reformulation", "dro_dsgdc.eta_block_smoothness",
+                          "dro_dsgdc.eta_noise_variance"], sweeps=False)
+    assert res["same_numbers"] is True and res["claims"] == 3
+    assert res["seconds_1_job"] > 0 and res["cpu_seconds_2_jobs"] > 0 and res["full_run_speedup"] > 0
+    assert "claims" in res["phases_2_jobs"] and res["phases_2_jobs"]["claims"]["cpu"] > 0

@@ -122,3 +122,29 @@ def test_new_paper_writes_a_module_that_runs_sharply_and_a_test_beside_its_packa
             REGISTRY.remove(cid)
     assert cli.main(["new-paper", "template_paper", "--dir", str(pkg)]) == 2  # nothing overwritten
     assert "exists" in capsys.readouterr().err
+
+
+def test_a_database_in_a_missing_folder_is_an_error(toy, tmp_path, capsys):
+    missing = tmp_path / "no" / "such" / "dir"
+    assert cli.main(["run", "sine_below_identity", "--db", str(missing / "wb.sqlite"), "-q", "--no-pdf"]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err and "mkdir -p" in err
+    assert not (tmp_path / "no").exists() and not (tmp_path / "reports").exists()
+    assert cli.main(["sweep", "clt_rate", "--grid", "trials=8", "-q", "--db", str(missing / "wb.sqlite")]) == 2
+
+
+def test_the_report_goes_beside_its_database(toy, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results").mkdir()
+    assert cli.main(["run", "sine_below_identity", "--db", "results/wb.sqlite", "-q", "--no-pdf"]) == 0
+    assert (tmp_path / "results" / "report.tex").exists() and not (tmp_path / "reports").exists()
+    # the default database's folder is created where the command runs
+    assert cli.main(["run", "sine_below_identity", "-q", "--no-pdf"]) == 0
+    assert (tmp_path / "reports" / "workbench.sqlite").exists() and (tmp_path / "reports" / "report.tex").exists()
+
+
+def test_a_run_says_how_long_each_phase_took(toy, tmp_path, capsys):
+    db, out = str(tmp_path / "wb.sqlite"), str(tmp_path / "out")
+    assert cli.main(["run", "sine_below_identity", "--db", db, "--out", out, "--no-pdf", "-q"]) == 0
+    line = [x for x in capsys.readouterr().out.splitlines() if x.startswith("time: ")]
+    assert line and "claims " in line[0] and "figures " in line[0] and "(CPU " in line[0]

@@ -52,3 +52,34 @@ def _(ctx):
 ''')
     result = pytester.runpytest("--wb-claims", "-k", "borderline", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+
+
+def test_claims_are_counted_with_the_collected_items(pytester):
+    """The terminal's counts include the claims: 'collected N items / M deselected / K selected' with
+    N - M = K >= 0, and the total matches what runs."""
+    import re
+
+    pytester.makepyfile(test_nothing="def test_ok():\n    pass\n")
+    pytester.makeconftest('''
+from workbench import Identity, Paper, claim
+
+P = Paper(slug="count_paper", title="Counts", authors=("X",), venue="ICLR 2025", year=2025)
+
+@claim(P, role="headline", source="Thm 1", evidence="identity", statement="$1 = 1$")
+def one_is_one(ctx):
+    """One."""
+    return Identity(1.0, 1.0, why="exact")
+
+@one_is_one.control("two")
+def _(ctx):
+    return Identity(1.0, 2.0, why="exact")
+''')
+    result = pytester.runpytest("--wb-claims", "-k", "one_is_one", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, deselected=None)
+    m = re.search(r"collected (\d+) items? / (\d+) deselected / (\d+) selected", result.stdout.str())
+    assert m, result.stdout.str()
+    collected, deselected, selected = map(int, m.groups())
+    assert selected == 1 and collected - deselected == selected and collected > 100
+    from workbench.registry import load
+
+    assert collected == len(load().claims) + 1  # every registered claim, and test_ok

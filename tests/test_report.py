@@ -73,3 +73,43 @@ def test_a_statement_that_does_not_compile_falls_back_to_plain_text(tmp_path):
         assert s.report.get("pdf"), s.messages
         assert any("plain text" in m for m in s.messages)
         assert r"Drori \& Teboulle" in (tmp_path / "out" / "report.tex").read_text()
+
+
+def test_claims_tex_keeps_other_papers_and_numbers_read_as_text(tmp_path, toy_registry):
+    """A run of one paper replaces that paper's macros in claims.tex and keeps the others', so a
+    document using both papers' macros still compiles; numbers are written for running text."""
+    import re
+    import subprocess
+
+    from test_sweeps import build as sweep_registry
+
+    out = tmp_path / "out"
+    api.run(["sine_below_identity"], db=tmp_path / "wb.sqlite", out=out, registry=toy_registry, progress=False,
+            pdf=False)
+    api.run(["square_below_c"], db=tmp_path / "wb.sqlite", out=out, registry=sweep_registry(), progress=False,
+            pdf=False)
+    macros = (out / "claims.tex").read_text()
+    assert r"\newcommand{\wbToyPaperSineBelowIdentityVerdict}{VERIFIED}" in macros
+    assert r"\newcommand{\wbSweepPaperSquareBelowCVerdict}{VERIFIED}" in macros
+    assert r"\newcommand{\wbClaimsTotal}{2}" in macros and r"\newcommand{\wbClaimsVerified}{2}" in macros
+    assert not re.search(r"\d[eE][-+]?\d", macros), "a number in float notation"
+    assert (out / "claims-toy_paper.tex").exists() and "SweepPaper" not in (out / "claims-toy_paper.tex").read_text()
+    # run the toy paper again: its block is replaced, not repeated
+    api.run(["sine_below_identity"], db=tmp_path / "wb.sqlite", out=out, registry=toy_registry, progress=False,
+            pdf=False)
+    again = (out / "claims.tex").read_text()
+    assert again.count(r"\wbToyPaperSineBelowIdentityVerdict}") == 1 and r"\wbSweepPaperSquareBelowCVerdict" in again
+    if shutil.which("pdflatex"):
+        doc = tmp_path / "doc.tex"
+        doc.write_text("\\documentclass{article}\\begin{document}\\input{out/claims.tex}"
+                       "\\wbToyPaperSineBelowIdentityVerdict{} and \\wbSweepPaperSquareBelowCVerdict{}; "
+                       "margin \\wbToyPaperSineBelowIdentitySmallestMargin{} of \\wbClaimsTotal.\\end{document}\n")
+        proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stdout[-2000:]
+
+
+def test_numbers_for_text():
+    assert report.tex_number(6.84328e-05) == r"\ensuremath{6.843\times 10^{-5}}"
+    assert report.tex_number(15.1187) == "15.12" and report.tex_number(3) == "3"
+    assert report.tex_number(-0.25) == r"\ensuremath{-0.25}"

@@ -121,3 +121,81 @@ def test_stored_evidence_is_bit_identical_for_one_and_two_workers(tmp_path, toy_
     ev = [[(r["outcome"]["evidence"], [c["evidence"] for c in r["controls"]]) for r in s.results] for s in runs]
     assert ev[0] == ev[1]
     assert ev[0][0][0]["costs"]  # the Monte Carlo costs themselves, not only the verdict
+
+
+def test_resume_says_what_it_resumes_and_keeps_the_cache_choice(tmp_path, toy_registry, monkeypatch, capsys):
+    db = tmp_path / "wb.sqlite"
+    api.run(db=db, out=None, registry=toy_registry, progress=False)  # fills the cache
+    real = api.run_claim
+    calls = []
+
+    def interrupt_on_second(c, **kw):
+        calls.append(c.id)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(c, **kw)
+
+    monkeypatch.setattr(api, "run_claim", interrupt_on_second)
+    s = api.run(db=db, out=None, registry=toy_registry, progress=False, cache=False, seed=0)
+    assert s.interrupted
+    monkeypatch.setattr(api, "run_claim", real)
+    resumed = api.run(db=db, out=None, registry=toy_registry, progress=True, resume=True)
+    assert resumed.run_id == s.run_id
+    assert resumed.resumed.startswith(f"resuming run {s.run_id} (") and "cache off as that run had it" in resumed.resumed
+    assert "1 of 4 claims are stored, 3 to run" in resumed.resumed
+    assert resumed.resumed in capsys.readouterr().err  # said before the work starts
+    # every claim of the --no-cache run ran; none came from the cache the first run filled
+    assert all(r["provenance"] != "cache" for r in resumed.results)
+
+
+def test_resume_takes_no_selection(tmp_path, toy_registry, monkeypatch, capsys):
+    from workbench import cli, registry
+
+    monkeypatch.setattr(registry, "load", lambda: toy_registry)
+    monkeypatch.setattr(api, "load", lambda: toy_registry)
+    assert cli.main(["run", "toy_paper", "--resume", "--db", str(tmp_path / "wb.sqlite"), "-q"]) == 2
+    assert "give no papers" in capsys.readouterr().err
+
+
+def test_claims_are_scheduled_across_workers_with_the_same_numbers(tmp_path, monkeypatch):
+    """With two workers, whole claims run on the workers (longest expected first) and every stored
+    number is bit-identical to a run with one worker; the report keeps the selection's order."""
+    from workbench import schedule
+
+    selection = ["dro_dsgdc.dual_reformulation", "dro_dsgdc.eta_block_smoothness",
+                 "dro_dsgdc.partially_affine_variance", "dro_dsgdc.eta_noise_variance"]
+    scheduled = []
+    real = schedule.parallel_unordered
+
+    def spy(tasks, jobs, backend):
+        scheduled.append((len(tasks), jobs))
+        yield from real(tasks, jobs, backend)
+
+    monkeypatch.setattr(api, "parallel_unordered", spy)
+    runs = [api.run(selection, db=tmp_path / f"wb{j}.sqlite", out=None, progress=False, jobs=j, seed=7,
+                    cache=False) for j in (1, 2)]
+    assert scheduled == [(4, 2)]
+    stored = [[(r["claim_id"], r["verdict"], r["outcome"]["evidence"], [c["evidence"] for c in r["controls"]])
+               for r in s.results] for s in runs]
+    assert stored[0] == stored[1]
+    assert [r[0] for r in stored[1]] == selection
+    assert runs[1].timings["claims"]["cpu"] > 0 and runs[1].timings["claims"]["wall"] > 0
+    assert Store(tmp_path / "wb2.sqlite").run(runs[1].run_id)["metadata"]["timings"]["claims"]["cpu"] > 0
+
+
+@pytest.mark.filterwarnings("ignore:.*tasks which were still being processed:UserWarning")
+def test_when_the_workers_fail_the_claims_left_run_here(tmp_path, monkeypatch):
+    from workbench import schedule
+
+    selection = ["dro_dsgdc.dual_reformulation", "dro_dsgdc.eta_block_smoothness", "dro_dsgdc.eta_noise_variance"]
+    real = schedule.parallel_unordered
+
+    def one_then_die(tasks, jobs, backend):
+        for n, item in enumerate(real(tasks, jobs, backend)):
+            if n == 1:
+                raise RuntimeError("a worker process died")
+            yield item
+
+    monkeypatch.setattr(api, "parallel_unordered", one_then_die)
+    s = api.run(selection, db=tmp_path / "wb.sqlite", out=None, progress=False, jobs=2, cache=False)
+    assert sorted(r["claim_id"] for r in s.results) == sorted(selection) and s.passed

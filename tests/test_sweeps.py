@@ -164,3 +164,25 @@ def test_run_with_declared_sweeps_draws_findings_diagram_and_unchecked_statement
     again = store.latest_sweeps(["phase_paper.phase_by_sign"])
     assert [sw["id"] for sw in again] != [sw["id"] for sw in sweeps]
     assert [p["evidence"] for sw in again for p in sw["points"]] == [p["evidence"] for sw in sweeps for p in sw["points"]]
+
+
+def test_a_report_of_an_earlier_run_shows_the_sweeps_of_that_run(tmp_path):
+    """`workbench report --run N` reproduces run N: a sweep stored after the run is not in it."""
+    reg = build()
+    db = tmp_path / "wb.sqlite"
+    first = api.sweep("square_below_c", {"c": [0.5, 2.0]}, db=db, out=None, registry=reg, progress=False)
+    run = api.run(["square_below_c"], db=db, out=None, registry=reg, progress=False)
+    later = api.sweep("square_below_c", {"c": [0.5, 2.0]}, db=db, out=None, registry=reg, progress=False)
+    assert later.sweep_id > first.sweep_id
+    from workbench.report import write_report
+
+    store = Store(db)
+    try:
+        paths, _ = write_report(store, run.run_id, tmp_path / "again", pdf=False, registry=reg)
+        tex = paths["tex"].read_text()
+        assert f"Sweep {first.sweep_id} " in tex and f"Sweep {later.sweep_id} " not in tex
+        newer = api.run(["square_below_c"], db=db, out=None, registry=reg, progress=False)
+        paths, _ = write_report(store, newer.run_id, tmp_path / "newer", pdf=False, registry=reg)
+        assert f"Sweep {later.sweep_id} " in paths["tex"].read_text()
+    finally:
+        store.close()

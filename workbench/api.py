@@ -20,8 +20,9 @@ from .evidence import Verdict
 from .execute import ClaimResult, has_error, result_from_record, result_record, run_claim
 from .model import PROFILES, Claim, Registry
 from .registry import SelectionError, find_claim, load, select
+from .schedule import PhaseClock, claim_task, longest_first, parallel_unordered
 from .store import Store
-from .sweeps import SweepSummary, grid_points, parse_grid, run_sweep
+from .sweeps import SweepSummary, grid_points, parse_grid, run_sweep, run_sweeps
 
 DEFAULT_DB = Path("reports/workbench.sqlite")
 DEFAULT_OUT = Path("reports")
@@ -47,6 +48,9 @@ class RunSummary:
         report: paths written by the report (``tex``, ``pdf``, ``json``, ``macros``), or empty.
         interrupted: True when the run was stopped by Ctrl-C (what finished is stored).
         messages: notes for the user (e.g. how to get the PDF without TeX).
+        resumed: for ``resume=True``, what was resumed (the run, its options, what was left).
+        timings: wall-clock and CPU seconds of each phase (``claims``, ``sweeps``, ``figures``,
+            ``pdf``): ``{phase: {"wall": s, "cpu": s}}``, CPU counting the worker processes' work.
     """
 
     run_id: int
@@ -55,6 +59,8 @@ class RunSummary:
     report: dict[str, Path] = field(default_factory=dict)
     interrupted: bool = False
     messages: list[str] = field(default_factory=list)
+    resumed: str | None = None
+    timings: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -137,6 +143,28 @@ def check_writable(folder: Path) -> None:
         probe.unlink()
     except OSError as exc:
         raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}; choose another folder with --out") from None
+
+
+def check_db(db: str | Path) -> Path:
+    """The database path given on the command line, checked before any work: its folder must exist
+    (the default database's folder, ``reports/``, is created), so that a mistyped ``--db`` is an
+    error rather than a fresh database in a new folder.  (The Python API creates the folder of
+    the path it is given.)
+
+    Raises:
+        UsageError: when the folder does not exist, or the path is a folder.
+    """
+    path = Path(db)
+    if path.is_dir():
+        raise UsageError(f"--db {path} is a folder; give a database file such as {path / 'workbench.sqlite'}")
+    folder = path.parent
+    if not folder.is_dir():
+        if path == DEFAULT_DB:
+            folder.mkdir(parents=True, exist_ok=True)
+        else:
+            raise UsageError(f"the folder of the database {path} does not exist ({folder}); create it "
+                             f"(mkdir -p {folder}) or give another --db")
+    return path
 
 
 def _cache_warning() -> Any:
@@ -226,7 +254,7 @@ def parallel_backend(backend: str, scheduler: str | None, jobs: int) -> Iterator
 def run(selectors: list[str] | None = None, *, keyword: str | None = None, profile: str = "quick",
         seed: int = 0, jobs: int = 1, backend: str = "loky", db: str | Path = DEFAULT_DB,
         out: str | Path | None = DEFAULT_OUT, pdf: bool = True, resume: bool = False,
-        progress: bool = True, registry: Registry | None = None, cache: bool = True,
+        progress: bool = True, registry: Registry | None = None, cache: bool | None = None,
         scheduler: str | None = None, sweeps: bool = False) -> RunSummary:
     """Run the selected claims with their controls, store each at once, and write the report.
 
@@ -240,13 +268,15 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         db: the SQLite results database.
         out: folder for the report; None writes no report.
         pdf: build the PDF with latexmk (when TeX is installed).
-        resume: finish the latest unfinished run in ``db`` (its selection, seed and profile)
-            instead of starting a new one.
+        resume: finish the latest unfinished run in ``db`` (its selection, seed, profile, cache
+            choice and declared sweeps) instead of starting a new one; what is resumed is said on
+            stderr and in ``RunSummary.resumed``.
         progress: show a progress bar and one line per finished claim on stderr.
         registry: where to find claims (default: every installed paper module).
         cache: reuse a claim's stored result when nothing it depends on changed (its code and
             the simulations code it calls, parameters, seed, profile, package versions); the
-            cache lives in ``cache/`` beside the database.
+            cache lives in ``cache/`` beside the database.  Default: on, or for ``resume`` the
+            choice of the run resumed (``False`` turns it off for the rest of a resumed run).
         scheduler: address of a dask scheduler (``tcp://host:8786``; default: the environment
             variable ``WORKBENCH_SCHEDULER``); trials then run on that cluster.  With
             ``backend="dask-local"`` a LocalCluster of ``jobs`` processes is started here.
@@ -270,6 +300,7 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
         except SelectionError as exc:
             raise UsageError(str(exc)) from None
     store = Store(db)
+    resumed = None
     try:
         if resume:
             previous = store.unfinished_run()
@@ -281,26 +312,45 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
                 raise UsageError(f"the run to resume names claims that no longer exist: {', '.join(unknown)}")
             done = store.done_claims(run_id)
             claims = [reg.claims[cid] for cid in previous["selection"] if cid not in done]
+            # The interrupted run's own choices: results from the cache only if it took them so,
+            # and the sweeps it declared it would run.
+            was_cached = previous["metadata"].get("cache", True)
+            cache = was_cached if cache is None else (cache and was_cached)
+            sweeps = sweeps or bool(previous["metadata"].get("sweeps", False))
+            resumed = (f"resuming run {run_id} (started {previous['started']}, seed {seed}, {profile} profile, "
+                       f"cache {'on' if cache else 'off'}{' as that run had it' if cache == was_cached else ''}"
+                       f"{', then its declared sweeps' if sweeps else ''}): {len(done)} of "
+                       f"{len(previous['selection'])} claims are stored, {len(claims)} to run")
+            if progress:
+                _console().print(resumed, highlight=False, markup=False)
         else:
+            cache = True if cache is None else cache
             run_id = store.start_run(seed=seed, profile=profile, jobs=jobs, backend=backend,
                                      selection=[c.id for c in claims],
-                                     metadata=run_metadata(jobs, backend, claims) | {"scheduler": scheduler})
+                                     metadata=run_metadata(jobs, backend, claims)
+                                     | {"scheduler": scheduler, "cache": cache, "sweeps": sweeps})
         # Without the cache a run reads nothing from it, but its fresh results replace stale entries.
         results = ResultCache(Path(db).parent / "cache", warn=_cache_warning(), read=cache)
+        clock = PhaseClock()
         try:
             with parallel_backend(backend, scheduler, jobs) as (backend_name, workers):
-                interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=workers,
-                                       backend=backend_name, progress=progress, cache=results)
+                with clock.phase("claims"):
+                    interrupted = _execute(store, run_id, claims, profile=profile, seed=seed, jobs=workers,
+                                           backend=backend_name, progress=progress, cache=results,
+                                           in_registry=registry is None, clock=clock)
                 if sweeps and not interrupted:
-                    interrupted = _declared_sweeps(store, [reg.claims[cid] for cid in store.run(run_id)["selection"]],
-                                                   profile=profile, seed=seed, jobs=workers, backend=backend_name,
-                                                   progress=progress, cache=results, in_registry=registry is None)
+                    with clock.phase("sweeps"):
+                        interrupted = _declared_sweeps(
+                            store, [reg.claims[cid] for cid in store.run(run_id)["selection"]], profile=profile,
+                            seed=seed, jobs=workers, backend=backend_name, progress=progress, cache=results,
+                            in_registry=registry is None, clock=clock)
         except BaseException:
             # Whatever stopped the run, what finished is stored: mark it resumable, never 'running'.
-            store.finish_run(run_id, "interrupted")
+            store.finish_run(run_id, "interrupted", timings=clock.phases)
             raise
-        store.finish_run(run_id, "interrupted" if interrupted else "finished")
-        summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted)
+        store.finish_run(run_id, "interrupted" if interrupted else "finished", timings=clock.phases)
+        summary = RunSummary(run_id, Path(db), store.results(run_id), interrupted=interrupted, resumed=resumed,
+                             timings=clock.phases)
         if interrupted:
             summary.messages.append(f"interrupted: finished claims are stored; `workbench run --resume --db {db}` "
                                     "completes the run")
@@ -308,7 +358,8 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
             from .report import write_report
 
             try:
-                summary.report, notes = write_report(store, run_id, Path(out), pdf=pdf, registry=reg)
+                summary.report, notes = write_report(store, run_id, Path(out), pdf=pdf, registry=reg, jobs=jobs,
+                                                     progress=progress, clock=clock)
                 summary.messages.extend(notes)
             except OSError as exc:
                 summary.messages.append(
@@ -321,48 +372,113 @@ def run(selectors: list[str] | None = None, *, keyword: str | None = None, profi
 
 
 def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, seed: int, jobs: int,
-             backend: str, progress: bool, cache: ResultCache | None = None) -> bool:
-    """Run claims one by one, committing each; return True when interrupted by Ctrl-C."""
-    if jobs > 1 and backend == "loky":
-        # Start the worker processes now, so their start-up is not charged to a claim's budget.
-        joblib.Parallel(n_jobs=jobs, backend="loky")(joblib.delayed(abs)(i) for i in range(jobs))
+             backend: str, progress: bool, cache: ResultCache | None = None, in_registry: bool = True,
+             clock: PhaseClock | None = None) -> bool:
+    """Run the claims, committing each as it finishes; return True when interrupted by Ctrl-C.
+
+    Results from the cache are taken first.  With ``jobs > 1`` on loky, the claims to run are
+    scheduled across the workers, longest expected first, each whole in one worker (see
+    :mod:`workbench.schedule`); otherwise they run one by one here, with their trials spread over
+    the workers.  Either way every number is the same.
+    """
+    clock = clock or PhaseClock()
     bar = _progress(progress)
     with bar:
         task = bar.add_task("claims", total=len(claims))
+        todo: list[tuple[Claim, Any, str]] = []
         for c in claims:
-            bar.update(task, description=c.id)
-            try:
-                result, provenance = _run_cached(c, cache, profile=profile, seed=seed, jobs=jobs, backend=backend)
-            except KeyboardInterrupt:
-                return True
-            store.record(run_id, result, provenance)
-            bar.console.print(_line(result, provenance), highlight=False)
-            bar.advance(task)
+            key, why = None, "cache off"
+            if cache is not None:
+                key = CacheKey.of(c, profile, seed, c.parameters(profile))
+                record, why = cache.lookup(key)
+                if record is not None:
+                    _record(store, run_id, result_from_record(c, record), "cache", bar, task)
+                    continue
+            todo.append((c, key, why))
+        parallel = jobs > 1 and backend == "loky" and in_registry and len(todo) > 1
+        if not parallel:
+            if jobs > 1 and backend == "loky" and todo:
+                # Start the worker processes now, so their start-up is not charged to a claim's budget.
+                joblib.Parallel(n_jobs=jobs, backend="loky")(joblib.delayed(abs)(i) for i in range(jobs))
+            for c, key, why in todo:
+                bar.update(task, description=c.id)
+                try:
+                    result = run_claim(c, profile=profile, seed=seed, jobs=jobs, backend=backend)
+                except KeyboardInterrupt:
+                    return True
+                _finish(store, run_id, result, key, why, cache, bar, task)
+            return False
+        by_id = {c.id: (c, key, why) for c, key, why in todo}
+        order = longest_first([c for c, _, _ in todo], store.last_seconds(list(by_id)))
+        tasks = [(claim_task, ((c.id, c.module), profile, seed), {}) for c in order]
+        bar.update(task, description=f"claims on {jobs} workers")
+        done: set[str] = set()
+        try:
+            for i, (record, cpu) in parallel_unordered(tasks, jobs, backend):
+                c, key, why = by_id[order[i].id]
+                clock.add_cpu("claims", cpu)
+                _finish(store, run_id, result_from_record(c, record), key, why, cache, bar, task)
+                done.add(c.id)
+        except KeyboardInterrupt:
+            return True
+        except Exception as exc:  # noqa: BLE001 - a worker died or could not import a module: go on here
+            rest = [c for c in order if c.id not in done]
+            bar.console.print(f"[yellow]workbench: warning:[/] the worker processes failed ({type(exc).__name__}: "
+                              f"{exc}); the {len(rest)} claims left run in this process", highlight=False)
+            for c in rest:
+                _, key, why = by_id[c.id]
+                bar.update(task, description=c.id)
+                try:
+                    result = run_claim(c, profile=profile, seed=seed, jobs=1, backend=backend)
+                except KeyboardInterrupt:
+                    return True
+                _finish(store, run_id, result, key, why, cache, bar, task)
     return False
 
 
+def _record(store: Store, run_id: int, result: ClaimResult, provenance: str, bar: Any, task: Any) -> None:
+    store.record(run_id, result, provenance)
+    bar.console.print(_line(result, provenance), highlight=False)
+    bar.advance(task)
+
+
+def _finish(store: Store, run_id: int, result: ClaimResult, key: Any, why: str, cache: ResultCache | None,
+            bar: Any, task: Any) -> None:
+    """Store a claim that ran (and cache it unless it ended in ERROR: a failure may be passing)."""
+    if cache is not None and key is not None and not has_error(result):
+        cache.store(key, result_record(result))
+    _record(store, run_id, result, "ran (cache off)" if cache is None or not cache.read else f"ran: {why}", bar,
+            task)
+
+
 def _declared_sweeps(store: Store, claims: list[Claim], *, profile: str, seed: int, jobs: int, backend: str,
-                     progress: bool, cache: ResultCache | None, in_registry: bool) -> bool:
-    """Run every sweep the claims declare, storing each; return True when interrupted by Ctrl-C."""
+                     progress: bool, cache: ResultCache | None, in_registry: bool,
+                     clock: PhaseClock | None = None) -> bool:
+    """Run every sweep the claims declare, all their points in one pool of workers, storing each
+    point as it finishes; return True when interrupted by Ctrl-C."""
     grids = [(c, g) for c in claims for g in c.sweeps]
+    if not grids:
+        return False
     bar = _progress(progress)
+
+    def done(summary: SweepSummary) -> None:
+        counts: dict[str, int] = {}
+        for pt in summary.points:
+            counts[pt.claim_verdict] = counts.get(pt.claim_verdict, 0) + 1
+        bar.console.print(f"sweep {summary.claim_id} over {', '.join(summary.grid)}: "
+                          + ", ".join(f"{n} {v.lower()}" for v, n in sorted(counts.items()))
+                          + (f"; {len(summary.transitions)} verdict change(s)" if summary.transitions else ""),
+                          highlight=False)
+
     with bar:
-        for c, grid in grids:
-            task = bar.add_task(f"sweep {c.id}", total=len(grid_points(grid)))
-            try:
-                summary = run_sweep(c, grid, store=store, profile=profile, seed=seed, backend=backend,
-                                    jobs=jobs if backend != "sequential" else 1,
-                                    progress=lambda *_, task=task: bar.advance(task), in_registry=in_registry,
-                                    metadata=run_metadata(jobs, backend) | {"declared": True}, cache=cache)
-            except KeyboardInterrupt:
-                return True
-            counts: dict[str, int] = {}
-            for pt in summary.points:
-                counts[pt.claim_verdict] = counts.get(pt.claim_verdict, 0) + 1
-            bar.console.print(f"sweep {c.id} over {', '.join(grid)}: "
-                              + ", ".join(f"{n} {v.lower()}" for v, n in sorted(counts.items()))
-                              + (f"; {len(summary.transitions)} verdict change(s)" if summary.transitions else ""),
-                              highlight=False)
+        task = bar.add_task(f"{len(grids)} declared sweeps", total=sum(len(grid_points(g)) for _, g in grids))
+        try:
+            run_sweeps(grids, store=store, profile=profile, seed=seed, backend=backend,
+                       jobs=jobs if backend != "sequential" else 1, progress=lambda *_: bar.advance(task),
+                       in_registry=in_registry, metadata=run_metadata(jobs, backend) | {"declared": True},
+                       cache=cache, done=done, cpu=(lambda s: clock.add_cpu("sweeps", s)) if clock else None)
+        except KeyboardInterrupt:
+            return True
     return False
 
 
@@ -389,6 +505,13 @@ def _line(result: ClaimResult, provenance: str = "") -> str:
     why = f"  [dim]{provenance}[/]" if provenance.startswith("ran:") else ""
     return (f"[{colour[v]}]{v + grade:<16}[/] {result.claim.id}  ({source}; controls: {ctl or 'none'})"
             + (f"  [dim]{result.note}[/]" if result.note else "") + why)
+
+
+def _console() -> Any:
+    """The console for progress and notices: stderr, long lines kept whole."""
+    from rich.console import Console
+
+    return Console(stderr=True, soft_wrap=True)
 
 
 def _progress(enabled: bool) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -71,11 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=_jobs, default=1, help="parallel workers for trials (default 1)")
     p.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     p.add_argument("--backend", choices=list(api.BACKENDS), default="loky", help="joblib backend")
-    p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help=f"results database (default {api.DEFAULT_DB})")
-    p.add_argument("--out", type=Path, default=api.DEFAULT_OUT, help=f"report folder (default {api.DEFAULT_OUT})")
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB,
+                   help=f"results database; its folder must exist (default {api.DEFAULT_DB}, whose folder is created)")
+    p.add_argument("--out", type=Path, default=None, help="report folder (default: the database's folder)")
     p.add_argument("--no-pdf", action="store_true", help="write the .tex but do not build the PDF")
     p.add_argument("--no-report", action="store_true", help="store results only")
-    p.add_argument("--resume", action="store_true", help="finish the latest unfinished run in the database")
+    p.add_argument("--resume", action="store_true",
+                   help="finish the latest unfinished run in the database (its selection, seed, profile, cache choice "
+                        "and sweeps)")
     p.add_argument("--no-cache", action="store_true", help="run every claim even when a cached result is valid")
     p.add_argument("--sweeps", action="store_true",
                    help="after the claims, run the parameter sweeps they declare (drawn in the report)")
@@ -94,8 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--backend", choices=list(api.BACKENDS), default="loky")
     p.add_argument("--scheduler", default=None, help="dask scheduler address tcp://HOST:PORT")
-    p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
-    p.add_argument("--out", type=Path, default=api.DEFAULT_OUT, help="the figure goes to OUT/sweeps/")
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help=f"results database (default {api.DEFAULT_DB})")
+    p.add_argument("--out", type=Path, default=None,
+                   help="the figure goes to OUT/sweeps/ (default: the database's folder)")
     p.add_argument("--no-cache", action="store_true", help="run every point even when a cached result is valid")
     p.add_argument("--quiet", "-q", action="store_true")
 
@@ -111,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=_positive("size"), default=64, help="matrix size of one trial")
     p.add_argument("--repeats", type=_positive("repeats"), default=7, help="interleaved rounds per figure: ratios are the median over rounds, times the best round (default 7)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    p.add_argument("--no-full-run", action="store_true",
+                   help="skip the full quick run with one worker and with two (it takes minutes)")
+    p.add_argument("--full-run", nargs="*", default=None, metavar="SELECTOR",
+                   help="run only these papers or claims in the full-run comparison (default: all)")
+    p.add_argument("--full-rounds", type=_positive("rounds"), default=1,
+                   help="interleaved rounds of the full-run comparison (default 1)")
 
     p = sub.add_parser("cache", help="manage the result cache")
     p.add_argument("action", choices=["clear", "info"], help="clear: delete every cached result")
@@ -118,9 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="render a stored run as a report again")
     p.add_argument("--run", type=int, default=None, help="run id (default: the latest)")
-    p.add_argument("--db", type=Path, default=api.DEFAULT_DB)
-    p.add_argument("--out", type=Path, default=api.DEFAULT_OUT)
+    p.add_argument("--db", type=Path, default=api.DEFAULT_DB, help=f"results database (default {api.DEFAULT_DB})")
+    p.add_argument("--out", type=Path, default=None, help="report folder (default: the database's folder)")
     p.add_argument("--no-pdf", action="store_true")
+    p.add_argument("--jobs", "-j", type=_jobs, default=None,
+                   help="worker processes drawing the figures (default: the machine's CPUs, at most 4)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
     p = sub.add_parser("check", help="run the conformance suite on papers (yours, from another package, too)")
     p.add_argument("slugs", nargs="+", help="paper slugs")
@@ -142,15 +156,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if getattr(args, "out", "") is None and getattr(args, "db", None) is not None:
+        args.out = args.db.parent  # the report goes beside its database unless told otherwise
     out = Console(soft_wrap=True)
     err = Console(stderr=True, soft_wrap=True)
     try:
         commands = {"list": _list, "run": _run, "report": _report, "show": _show, "cache": _cache,
                     "sweep": _sweep, "search": _search, "bench": _bench, "check": _check, "new-paper": _new_paper}
+        if args.command in ("run", "sweep", "search"):
+            api.check_db(args.db)  # a mistyped --db is an error, not a new database elsewhere
         if args.command in ("list", "run", "show", "sweep", "search", "check"):
             from .registry import load
 
-            load()
+            with err.status("loading the papers' modules", spinner="dots"):  # a few seconds; shown on a terminal
+                load()
             _warn_load_errors()
         return commands[args.command](args, out)
     except (api.UsageError, StoreError) as exc:
@@ -229,10 +248,12 @@ def _list(args: argparse.Namespace, out: Console) -> int:
 
 
 def _run(args: argparse.Namespace, out: Console) -> int:
+    if args.resume and (args.selectors or args.keyword):
+        raise api.UsageError("--resume finishes the interrupted run's own selection: give no papers, claims or -k")
     summary = api.run(args.selectors or None, keyword=args.keyword, profile=args.profile, seed=args.seed,
                       jobs=args.jobs, backend=args.backend, db=args.db,
                       out=None if args.no_report else args.out, pdf=not args.no_pdf, resume=args.resume,
-                      progress=not args.quiet, cache=not args.no_cache, scheduler=args.scheduler, sweeps=args.sweeps)
+                      progress=not args.quiet, cache=False if args.no_cache else None, scheduler=args.scheduler, sweeps=args.sweeps)
     counts: dict[str, int] = {}
     for r in summary.results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
@@ -242,9 +263,15 @@ def _run(args: argparse.Namespace, out: Console) -> int:
         line += f" ({grades.count('sharp')} sharp, {grades.count('slack')} slack)"
     n = len(summary.results)
     state = " (interrupted)" if summary.interrupted else ""
+    if summary.resumed and args.quiet:
+        out.print(summary.resumed, highlight=False, markup=False)
     out.print(f"run {summary.run_id}{state}: {n} claim{'s' * (n != 1)}: {line or 'none'}", highlight=False)
     for name, path in summary.report.items():
         out.print(f"  {name}: {path}", highlight=False)
+    if summary.timings:
+        from .schedule import timings_sentence
+
+        out.print(f"time: {timings_sentence(summary.timings)}", highlight=False)
     for message in summary.messages:
         out.print(f"[yellow]{escape(message)}[/]", highlight=False)
     declared = [r for r in summary.results if r.get("expect", "VERIFIED") != "VERIFIED" and r["verdict"] == r["expect"]]
@@ -341,7 +368,8 @@ def _search(args: argparse.Namespace, out: Console) -> int:
 def _bench(args: argparse.Namespace, out: Console) -> int:
     from .bench import run_benchmarks
 
-    res = run_benchmarks(trials=args.trials, size=args.size, repeats=args.repeats)
+    res = run_benchmarks(trials=args.trials, size=args.size, repeats=args.repeats, full=not args.no_full_run,
+                         full_selectors=args.full_run or None, full_rounds=args.full_rounds)
     mc, ca, da = res["monte_carlo"], res["cache"], res["dask"]
     table = Table(title=f"workbench bench ({res['cpus']} CPUs; {args.repeats} interleaved rounds)",
                   caption="ratios: median over rounds of the ratio within a round; times: best round")
@@ -367,6 +395,16 @@ def _bench(args: argparse.Namespace, out: Console) -> int:
         table.add_row("dask LocalCluster / loky", f"{da['dask_over_loky']:.2f}x time", "",
                       f"{da['seconds_dask_local']:.2f} s / {da['seconds_loky']:.2f} s"
                       + ("" if da["same_numbers"] else " (numbers differ!)"))
+    if "full_run" in res:
+        fr = res["full_run"]
+        what = f"{fr['claims']} claims" + (" and their sweeps" if fr["sweeps"] else "")
+        for jobs, key in ((1, "1_job"), (2, "2_jobs")):
+            table.add_row(f"full quick run, {jobs} worker{'s' * (jobs > 1)}", f"{fr['seconds_' + key]:.0f} s",
+                          "", f"CPU {fr['cpu_seconds_' + key]:.0f} s ({100 * fr['cpu_use_' + key]:.0f} % of one "
+                          f"core); {what}, no cache, no report")
+        table.add_row("full quick run, 2 workers / 1", f"{fr['full_run_speedup']:.2f}x", mark("full_run_speedup"),
+                      "median over rounds" + ("" if fr["same_numbers"] else " (numbers differ!)")
+                      + ("; every stored number the same" if fr["same_numbers"] else ""))
     out.print(table)
     text = json.dumps(res, indent=2, default=str)
     if args.json:
@@ -394,6 +432,7 @@ def _cache(args: argparse.Namespace, out: Console) -> int:
 
 def _report(args: argparse.Namespace, out: Console) -> int:
     from .report import write_report
+    from .schedule import PhaseClock
 
     if not args.db.exists():
         raise api.UsageError(f"no database at {args.db}; run `workbench run` first or give --db")
@@ -401,13 +440,17 @@ def _report(args: argparse.Namespace, out: Console) -> int:
     store = Store(args.db)
     try:
         run = store.run(args.run)
-        paths, messages = write_report(store, run["id"], args.out, pdf=not args.no_pdf)
+        jobs = args.jobs or max(1, min(4, os.cpu_count() or 1))
+        clock = PhaseClock()
+        paths, messages = write_report(store, run["id"], args.out, pdf=not args.no_pdf, jobs=jobs,
+                                       progress=not args.quiet, clock=clock)
     finally:
         store.close()
     for name, path in paths.items():
         out.print(f"{name}: {path}", highlight=False)
+    out.print(f"time: {clock.sentence()}", highlight=False)
     for message in messages:
-        out.print(f"[yellow]{message}[/]", highlight=False)
+        out.print(f"[yellow]{escape(message)}[/]", highlight=False)
     return EXIT_OK if "pdf" in paths or args.no_pdf else EXIT_FAILED
 
 

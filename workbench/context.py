@@ -241,6 +241,14 @@ class Context:
 
 
 
+class SearchOrder(np.ndarray):
+    """Evaluation indices of a search: an abscissa whose order is not a trend, so a
+    :class:`workbench.Bound` drawn along it shows points, never a line."""
+
+    def __new__(cls, n: int) -> SearchOrder:
+        return np.arange(n).view(cls)
+
+
 class WorstCase:
     """The instances an adversarial search evaluated, for a :class:`workbench.Bound`.
 
@@ -248,7 +256,8 @@ class WorstCase:
         measured, bound: arrays, one entry per evaluated instance (in evaluation order).
         params: the parameters of each instance (dicts).
         instances: a label per instance (``"a=0.31, n=12"``).
-        x: the evaluation index of each instance (the abscissa of the report's figure).
+        x: the evaluation index of each instance (a :class:`SearchOrder`: the report's figure draws
+            the instances along it as points, not as a trend).
         worst: the parameters of the tightest instance.
         method: a sentence saying how the instances were found (for ``Bound(found_by=...)``; the
             bound's sharpness names the tightest instance).
@@ -260,7 +269,7 @@ class WorstCase:
         self.measured = np.asarray(measured, dtype=float)
         self.bound = np.asarray(bound, dtype=float)
         self.instances = [", ".join(f"{k}={_short(v)}" for k, v in p.items()) for p in params]
-        self.x = np.arange(len(params))
+        self.x = SearchOrder(len(params))
         score = _tightness_score(self.measured, self.bound, relation)
         self.worst = params[int(np.argmax(score))] if params else {}
         self.method = method

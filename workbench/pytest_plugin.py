@@ -97,15 +97,39 @@ def _wanted(config: pytest.Config) -> bool:
     return config.args_source != pytest.Config.ArgsSource.ARGS
 
 
+class ClaimCollector(pytest.Collector):
+    """The registered claims, collected as one node of the session, so that pytest counts them
+    with the test files' items ("collected N items / M deselected / K selected")."""
+
+    def __init__(self, *, claims: list[Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.claims = claims
+
+    def collect(self) -> list[pytest.Item]:
+        import sys
+
+        root = Path(self.config.rootpath)
+        items = []
+        for claim in self.claims:
+            module = sys.modules.get(claim.module)
+            path = Path(getattr(module, "__file__", root)).resolve()
+            try:
+                label = path.relative_to(root).as_posix()
+            except ValueError:
+                label = claim.module.replace(".", "/") + ".py"
+            name = f"{label}::{claim.name}"
+            items.append(ClaimItem.from_parent(self, name=name, nodeid=name, claim=claim, path=path))
+        return items
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     if not _wanted(config):
         return
-    import sys
+    from _pytest.runner import collect_one_node
 
     from .registry import LOAD_ERRORS, load
 
-    root = Path(config.rootpath)
     registry = load()
     for message in LOAD_ERRORS:  # a paper module that fails to import is reported, not silent
         warnings.warn(pytest.PytestWarning(f"workbench: {message}"), stacklevel=1)
@@ -115,17 +139,16 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         skipped = f" (modules that failed to load: {'; '.join(LOAD_ERRORS)})" if LOAD_ERRORS else ""
         raise pytest.UsageError(f"--wb-paper: no registered paper {', '.join(unknown)}; registered: "
                                 f"{', '.join(sorted(registry.papers))}{skipped}")
-    for claim in registry.claims.values():
-        if papers and claim.paper.slug not in papers:
-            continue
-        module = sys.modules.get(claim.module)
-        path = Path(getattr(module, "__file__", root)).resolve()
-        try:
-            label = path.relative_to(root).as_posix()
-        except ValueError:
-            label = claim.module.replace(".", "/") + ".py"
-        name = f"{label}::{claim.name}"
-        items.append(ClaimItem.from_parent(session, name=name, nodeid=name, claim=claim, path=path))
+    claims = [c for c in registry.claims.values() if not papers or c.paper.slug in papers]
+    collector = ClaimCollector.from_parent(session, name="workbench-claims", nodeid="workbench-claims",
+                                           claims=claims, path=Path(config.rootpath))
+    # Collected as pytest collects a file (collectstart, the report, the itemcollected hooks), before
+    # -k and -m deselect: the terminal's counts then include the claims.
+    report = collect_one_node(collector)
+    session.ihook.pytest_collectreport(report=report)
+    if report.passed:
+        for node in report.result:
+            items.extend(session.genitems(node))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -192,9 +192,38 @@ class Store:
             )
             return int(cur.lastrowid)
 
-    def finish_run(self, run_id: int, status: str = "finished") -> None:
+    def finish_run(self, run_id: int, status: str = "finished",
+                   timings: dict[str, dict[str, float]] | None = None) -> None:
+        """Mark the run finished (or interrupted), and note the latest sweep and search stored by
+        then: the run's report shows those, whatever is stored later (see :meth:`report_scope`).
+        ``timings``: wall-clock and CPU seconds of its phases, kept in its metadata."""
         with self._guard("write"), self.conn:
-            self.conn.execute("UPDATE runs SET finished=?, status=? WHERE id=?", (_now(), status, run_id))
+            row = self.conn.execute("SELECT metadata FROM runs WHERE id=?", (run_id,)).fetchone()
+            metadata = json.loads(row[0]) if row else {}
+            if timings:
+                metadata["timings"] = timings
+            metadata["stored_upto"] = {
+                "sweep": self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM sweeps").fetchone()[0],
+                "search": self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM searches").fetchone()[0]}
+            self.conn.execute("UPDATE runs SET finished=?, status=?, metadata=? WHERE id=?",
+                              (_now(), status, json.dumps(metadata), run_id))
+
+    def report_scope(self, run_id: int) -> dict[str, int | None]:
+        """The latest sweep id and search id a report of run ``run_id`` may show: those stored when
+        the run finished (for a run stored before this was recorded: those finished by then by the
+        clock; None for a run still going, which may show everything)."""
+        run = self.run(run_id)
+        upto = run["metadata"].get("stored_upto")
+        if upto:
+            return {"sweep": int(upto["sweep"]), "search": int(upto["search"])}
+        if not run["finished"]:
+            return {"sweep": None, "search": None}
+        with self._guard("read"):
+            sweep = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM sweeps WHERE finished IS NOT NULL "
+                                      "AND finished <= ?", (run["finished"],)).fetchone()[0]
+            search = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM searches WHERE started <= ?",
+                                       (run["finished"],)).fetchone()[0]
+        return {"sweep": int(sweep), "search": int(search)}
 
     def run(self, run_id: int | None = None) -> dict[str, Any]:
         """The run ``run_id`` (the latest when None) as a dict.
@@ -256,10 +285,11 @@ class Store:
                 )
 
     def results(self, run_id: int) -> list[dict[str, Any]]:
-        """Claims of a run in the order they finished, each with ``outcome``, ``controls`` and
+        """Claims of a run in the order of its selection, each with ``outcome``, ``controls`` and
         ``grade`` (``"sharp"``/``"slack"`` for a VERIFIED claim, else None)."""
         with self._guard("read"):
             claims = self.conn.execute("SELECT * FROM claims WHERE run_id=? ORDER BY rowid", (run_id,)).fetchall()
+            selection = self.conn.execute("SELECT selection FROM runs WHERE id=?", (run_id,)).fetchone()
             outs = self.conn.execute("SELECT * FROM outcomes WHERE run_id=? ORDER BY rowid", (run_id,)).fetchall()
         by_claim: dict[str, list[dict[str, Any]]] = {}
         for o in outs:
@@ -287,7 +317,9 @@ class Store:
             d["controls"] = [p for p in parts if p["role"] == "control"]
             d["grade"] = grade(d["verdict"], (d["outcome"] or {}).get("decision", {}).get("near_miss"))
             out.append(d)
-        return out
+        # The run's own order (claims may finish in any order on several workers).
+        order = {cid: i for i, cid in enumerate(json.loads(selection[0]) if selection else [])}
+        return sorted(out, key=lambda d: order.get(d["claim_id"], len(order)))
 
     def history(self, claim_id: str) -> list[dict[str, Any]]:
         """Every stored verdict of ``claim_id``, oldest first, with run seed, profile and time."""
@@ -297,6 +329,14 @@ class Store:
                 " FROM claims c JOIN runs r ON r.id = c.run_id WHERE c.claim_id=? ORDER BY r.id",
                 (claim_id,)).fetchall()
         return [dict(r) for r in rows]
+
+    def last_seconds(self, claim_ids: list[str]) -> dict[str, float]:
+        """For each claim that has one, the time it took in the latest stored run (claim and
+        controls; a result from the cache keeps the time of the run that computed it)."""
+        wanted = set(claim_ids)
+        with self._guard("read"):
+            rows = self.conn.execute("SELECT claim_id, seconds FROM claims ORDER BY run_id").fetchall()
+        return {cid: float(sec) for cid, sec in rows if cid in wanted}
 
     def previous_verdicts(self, run_id: int) -> dict[str, str]:
         """For each claim, its verdict in the latest earlier run that has it."""
@@ -353,13 +393,15 @@ class Store:
             out["points"].append(d)
         return out
 
-    def latest_sweeps(self, claim_ids: list[str]) -> list[dict[str, Any]]:
-        """The latest finished sweep of each grid of each of ``claim_ids``, oldest grid first."""
+    def latest_sweeps(self, claim_ids: list[str], upto: int | None = None) -> list[dict[str, Any]]:
+        """The latest finished sweep of each grid of each of ``claim_ids``, oldest grid first;
+        with ``upto``, among the sweeps with id at most ``upto`` (as a run's report saw them)."""
         out = []
+        limit = upto if upto is not None else 2**62
         with self._guard("read"):
             for cid in claim_ids:
                 rows = self.conn.execute("SELECT id, grid FROM sweeps WHERE claim_id=? AND finished IS NOT NULL "
-                                         "ORDER BY id", (cid,)).fetchall()
+                                         "AND id <= ? ORDER BY id", (cid, limit)).fetchall()
                 latest = {grid: sweep_id for sweep_id, grid in rows}
                 out.extend(sorted(latest.values()))
         return [self.sweep(i) for i in out]
@@ -379,13 +421,15 @@ class Store:
                  json.dumps(outcomes, default=str), int(summary.passed)))
             return int(cur.lastrowid)
 
-    def latest_searches(self, claim_ids: list[str]) -> list[dict[str, Any]]:
-        """The latest counterexample search of each of ``claim_ids`` that has one."""
+    def latest_searches(self, claim_ids: list[str], upto: int | None = None) -> list[dict[str, Any]]:
+        """The latest counterexample search of each of ``claim_ids`` that has one (with ``upto``,
+        among the searches with id at most ``upto``)."""
         out = []
+        limit = upto if upto is not None else 2**62
         with self._guard("read"):
             for cid in claim_ids:
-                row = self.conn.execute("SELECT * FROM searches WHERE claim_id=? ORDER BY id DESC LIMIT 1",
-                                        (cid,)).fetchone()
+                row = self.conn.execute("SELECT * FROM searches WHERE claim_id=? AND id <= ? ORDER BY id DESC LIMIT 1",
+                                        (cid, limit)).fetchone()
                 if row:
                     d = dict(row)
                     d["space"] = json.loads(d["space"])

@@ -9,21 +9,17 @@ stops holding.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import joblib
-
 from .execute import (
     ClaimResult,
     has_error,
     result_from_record,
     result_record,
-    run_claim,
     uses_mpmath,
 )
 from .model import Claim
@@ -67,18 +63,14 @@ def point_stream(claim_id: str, params: dict[str, Any]) -> str:
     return f"{claim_id}@{json.dumps(params, sort_keys=True, default=str)}"
 
 
-def _run_point(claim_ref: Claim | tuple[str, str], params: dict[str, Any], profile: str, seed: int) -> dict[str, Any]:
-    if isinstance(claim_ref, tuple):  # in a worker process: find the claim by module and id
-        claim_id, module = claim_ref
-        importlib.import_module(module)
-        from .model import REGISTRY
+def _run_point(claim_ref: Claim | tuple[str, str], params: dict[str, Any], profile: str,
+               seed: int) -> tuple[dict[str, Any], float]:
+    """One grid point, in this process (a worker finds the claim by module and id); returns the
+    result record and the CPU seconds spent."""
+    from .schedule import claim_task, find_registered
 
-        claim = REGISTRY.claims[claim_id]
-    else:
-        claim = claim_ref
-    result = run_claim(claim, profile=profile, seed=seed, jobs=1, params=params,
-                       stream=point_stream(claim.id, params))
-    return result_record(result)
+    claim = find_registered(claim_ref)
+    return claim_task(claim, profile, seed, params=params, stream=point_stream(claim.id, params))
 
 
 @dataclass
@@ -149,39 +141,82 @@ def run_sweep(claim: Claim, grid: dict[str, list[Any]], *, store: Any, profile: 
     :class:`workbench.cache.ResultCache`), points whose code, parameters, seed and profile are
     unchanged are taken from it and only the others run.
     """
+    return run_sweeps([(claim, grid)], store=store, profile=profile, seed=seed, jobs=jobs, backend=backend,
+                      progress=progress, in_registry=in_registry, metadata=metadata, cache=cache)[0]
+
+
+def run_sweeps(sweeps: list[tuple[Claim, dict[str, list[Any]]]], *, store: Any, profile: str, seed: int, jobs: int,
+               progress: Any = None, in_registry: bool = True, metadata: dict[str, Any] | None = None,
+               cache: Any = None, backend: str = "loky", done: Any = None,
+               cpu: Any = None) -> list[SweepSummary]:
+    """Run several sweeps with all their points in one pool of ``jobs`` workers (see
+    :func:`run_sweep`): a sweep of few points does not leave workers idle.
+
+    Each point is stored as it finishes (points of a sweep finish in any order; each keeps its
+    index in the grid).  ``progress(i, params, result)`` is called per point, ``done(summary)``
+    when a sweep is complete, ``cpu(seconds)`` with the CPU time each point took in a worker.
+    Points run longest expected first (the claim's latest stored time).
+    """
     from .cache import CacheKey
 
-    points = grid_points(grid)
-    sweep_id = store.start_sweep(claim.id, grid=grid, seed=seed, profile=profile, metadata=metadata or {})
-    keys = [CacheKey.of(claim, profile, seed, claim.parameters(profile, p), stream=point_stream(claim.id, p))
-            for p in points] if cache is not None else [None] * len(points)
-    cached = [cache.lookup(k)[0] if k is not None else None for k in keys]
-    todo = [p for p, rec in zip(points, cached, strict=True) if rec is None]
-    if backend == "threading" and uses_mpmath(claim):
+    plans = []
+    tasks: list[tuple[int, int]] = []
+    for s_i, (claim, grid) in enumerate(sweeps):
+        points = grid_points(grid)
+        sweep_id = store.start_sweep(claim.id, grid=grid, seed=seed, profile=profile, metadata=metadata or {})
+        keys = [CacheKey.of(claim, profile, seed, claim.parameters(profile, p), stream=point_stream(claim.id, p))
+                for p in points] if cache is not None else [None] * len(points)
+        plan = {"claim": claim, "grid": grid, "points": points, "id": sweep_id, "keys": keys,
+                "results": [None] * len(points), "left": len(points)}
+        plans.append(plan)
+        for i, key in enumerate(keys):
+            record = cache.lookup(key)[0] if key is not None else None
+            if record is None:
+                tasks.append((s_i, i))
+            else:
+                _point_done(plan, i, result_from_record(claim, record), store, None, progress, done)
+    if any(backend == "threading" and uses_mpmath(p["claim"]) for p in plans):
         jobs = 1  # mpmath's precision is process-wide: such points never run on threads
     processes = jobs > 1 and backend != "threading"
-    ref: Claim | tuple[str, str] = (claim.id, claim.module) if in_registry and processes else claim
-    if jobs > 1:
-        # The dask backend is configured by the runner (joblib.parallel_config); name the others.
-        named = {"backend": backend} if backend in ("loky", "threading") else {}
-        fresh = iter(joblib.Parallel(n_jobs=jobs, return_as="generator", **named)(
-            joblib.delayed(_run_point)(ref, p, profile, seed) for p in todo))
-    else:
-        fresh = (_run_point(ref, p, profile, seed) for p in todo)
-    done = []
-    for i, (p, key, record) in enumerate(zip(points, keys, cached, strict=True)):
-        ran = record is None
-        if ran:
-            record = next(fresh)
-        result = result_from_record(claim, record)
-        if ran and key is not None and not has_error(result):
-            cache.store(key, record)
-        store.record_point(sweep_id, i, p, result)
-        done.append(SweepPoint(i, p, result))
-        if progress is not None:
-            progress(i, p, result)
-    list(fresh)  # run the generator to its end, so joblib closes it cleanly (it is empty by now)
-    store.finish_sweep(sweep_id)
-    return SweepSummary(sweep_id, claim.id, grid, done,
-                        transitions(grid, [(pt.params, pt.claim_verdict) for pt in done]))
+    seconds = store.last_seconds([p["claim"].id for p in plans]) if hasattr(store, "last_seconds") else {}
+    tasks.sort(key=lambda t: -seconds.get(plans[t[0]]["claim"].id, float(plans[t[0]]["claim"].budget)))
 
+    def ref(claim: Claim) -> Claim | tuple[str, str]:
+        return (claim.id, claim.module) if in_registry and processes else claim
+
+    if jobs > 1 and len(tasks) > 1:
+        from .schedule import parallel_unordered
+
+        fresh = parallel_unordered([(_run_point, (ref(plans[s_i]["claim"]), plans[s_i]["points"][i], profile, seed), {})
+                                    for s_i, i in tasks], jobs, backend)
+    else:
+        fresh = ((n, _run_point(plans[s_i]["claim"], plans[s_i]["points"][i], profile, seed))
+                 for n, (s_i, i) in enumerate(tasks))
+    for n, (record, seconds_cpu) in fresh:
+        s_i, i = tasks[n]
+        plan = plans[s_i]
+        if cpu is not None:
+            cpu(seconds_cpu)
+        _point_done(plan, i, result_from_record(plan["claim"], record), store, cache, progress, done)
+    return [p["summary"] for p in plans]
+
+
+def _point_done(plan: dict[str, Any], i: int, result: ClaimResult, store: Any, cache: Any, progress: Any,
+                done: Any) -> None:
+    """Store point ``i`` of a sweep (caching it when it ran and did not fail); finish the sweep
+    when it was the last."""
+    params, key = plan["points"][i], plan["keys"][i]
+    if cache is not None and key is not None and not has_error(result):
+        cache.store(key, result_record(result))
+    store.record_point(plan["id"], i, params, result)
+    plan["results"][i] = result
+    plan["left"] -= 1
+    if progress is not None:
+        progress(i, params, result)
+    if plan["left"] == 0:
+        store.finish_sweep(plan["id"])
+        points = [SweepPoint(j, p, r) for j, (p, r) in enumerate(zip(plan["points"], plan["results"], strict=True))]
+        plan["summary"] = SweepSummary(plan["id"], plan["claim"].id, plan["grid"], points,
+                                       transitions(plan["grid"], [(pt.params, pt.claim_verdict) for pt in points]))
+        if done is not None:
+            done(plan["summary"])

@@ -20,7 +20,9 @@ from .core import (
     _stronger_by_half,
     _tol_text,
     _tolist,
+    count_phrase,
     fmt,
+    fmt_pair,
 )
 
 
@@ -82,8 +84,19 @@ class Bound(Evidence):
         relation: ``"<="`` or ``">="``.
         rtol, atol: the stated slack, scalars or one per instance; ``why`` gives its reason
             (rounding, discretisation).
-        quantity: what is bounded; ``instances``: optional label per instance.
+        quantity: what is bounded; ``instances``: optional label per instance.  LaTeX math in
+            ``$...$`` (in ``quantity``, ``xlabel``, ``instances``, ``series``, ``why``) is typeset
+            the same way in the report's tables (by LaTeX) and in its figure labels (by
+            matplotlib's mathtext, LaTeX's math subset); text outside ``$`` is plain, and a bare
+            token such as ``x_k`` or ``n^{-1/2}`` is set as math too.
         x: optional abscissa per instance (step index, size), used for the figure.
+        series: optional family label per instance (a test function, a method, a width): the
+            figure draws each family in its own colour, named in its legend.
+        sequence: whether the instances of a family are a sequence along ``x`` (a trajectory,
+            sizes in order), drawn joined by lines; default: when ``x`` is given and increases
+            within every family.  Independent instances (a search's evaluations, random draws)
+            are drawn as points: against ``x`` as the ratio measured/bound (the bound is 1), or
+            without ``x`` as measured against bound beside the line ``measured = bound``.
         attained: optional factor in (0, 1]: the bound must be attained within it.
         found_by: how the instances were found (a tight family from the literature, an
             adversarial search: :meth:`workbench.Context.worst_case` gives the sentence).
@@ -101,6 +114,8 @@ class Bound(Evidence):
     xlabel: str = "instance"
     attained: float | None = None
     found_by: str = ""
+    series: list[str] | None = None
+    sequence: bool | None = None
     kind = "bound"
     relations = ("<=", ">=")
     claimed_field = "bound"
@@ -112,6 +127,11 @@ class Bound(Evidence):
             a = _finite(self.attained, "attained", "bound")
             if not 0 < a <= 1:
                 raise EvidenceError(f"bound evidence: attained is a factor in (0, 1], not {self.attained!r}")
+        if self.series is not None:
+            n = np.size(self.measured)
+            if isinstance(self.series, str) or len(self.series) != n:
+                raise EvidenceError(f"bound evidence: series needs one label per instance ({n}), not {self.series!r:.80}")
+            self.series = [str(s) for s in self.series]
 
     def default_near_misses(self) -> list[tuple[str, Evidence]]:
         b = _as_array(self.bound, "bound")
@@ -143,16 +163,19 @@ class Bound(Evidence):
         tightness, tight_i, sentence = _bound_tightness(m, b, self.relation)
         # The row shown: the worst violation, else the tightest instance by the sharpness measure.
         shown = worst if n_bad or tightness is None else tight_i
+        pairs = [fmt_pair(mi, bi) for mi, bi in zip(m, b, strict=True)]  # digits enough to show the margin
         row = {"quantity": f"{self.quantity} ({'most violated' if n_bad else 'tightest'} instance)",
-               "measured": fmt(m[shown]), "claimed": f"{self.relation} {fmt(b[shown])}", "tolerance": tol,
+               "measured": pairs[shown][0], "claimed": f"{self.relation} {pairs[shown][1]}", "tolerance": tol,
                "reason": self.why}
-        rows = _per_instance_rows(self.instances, m, [f"{self.relation} {fmt(v)}" for v in b], tol, self.why, row)
+        rows = _per_instance_rows(self.instances, np.array([float(mi) for mi in m]),
+                                  [f"{self.relation} {pb}" for _, pb in pairs], tol, self.why, row)
+        if rows[0] is not row:  # one row per instance
+            for r, (pm, _) in zip(rows, pairs, strict=True):
+                r["measured"] = pm
         if self.found_by:
             rows.append({"quantity": "how the instances were found", "measured": self.found_by, "claimed": "",
                          "tolerance": "", "reason": ""})
-        figure = {"type": "bound", "x": _tolist(self.x) if self.x is not None else list(range(m.size)),
-                  "measured": m.tolist(), "bound": b.tolist(), "relation": self.relation,
-                  "xlabel": self.xlabel, "ylabel": self.quantity} if m.size > 1 else None
+        figure = self._figure(m, b) if m.size > 1 else None
         tight_label = self.instances[tight_i] if self.instances else f"instance {tight_i}"
         sharp = {"measure": "tightness", "value": tightness, "sentence": f"{sentence} (at {tight_label})"}
         headline = {"instances": m.size, "violations": n_bad, "smallest_margin": margin}
@@ -160,10 +183,14 @@ class Bound(Evidence):
             headline["tightness"] = tightness
         kw = {"headline": headline, "figure": figure, "sharpness": sharp}
         found = f" ({self.found_by})" if self.found_by else ""
+        every = count_phrase(m.size, "instance")
+        satisfy = "satisfies" if m.size == 1 else "satisfy"
         if n_bad:
+            violate = ("the single instance violates" if m.size == 1 else
+                       f"{n_bad} of {m.size} instances violate" if n_bad > 1 else f"1 of {m.size} instances violates")
             return Decision(Verdict.REFUTED,
-                            f"{n_bad} of {m.size} instances violate the bound; worst is {label}: "
-                            f"{fmt(m[worst])} against {self.relation} {fmt(b[worst])}{found}",
+                            f"{violate} the bound; worst is {label}: "
+                            f"{pairs[worst][0]} against {self.relation} {pairs[worst][1]}{found}",
                             rows, counterexample={"instance": label, "index": worst, "measured": float(m[worst]),
                                                   "bound": float(b[worst])}, **kw)
         if self.attained is not None:
@@ -172,12 +199,27 @@ class Bound(Evidence):
                          "reason": "the claim is that the bound is tight"})
             if tightness is None or tightness < self.attained:
                 return Decision(Verdict.REFUTED,
-                                f"all {m.size} instances satisfy the bound, but it is not attained: tightness "
+                                f"{every} {satisfy} the bound, but it is not attained: tightness "
                                 f"{fmt(tightness) if tightness is not None else 'undefined'} < {fmt(self.attained)}"
                                 f"{found}", rows, **kw)
             return Decision(Verdict.VERIFIED,
-                            f"all {m.size} instances satisfy the bound and it is attained within the factor "
+                            f"{every} {satisfy} the bound and it is attained within the factor "
                             f"{fmt(self.attained)} (tightness {fmt(tightness, 4)} at {tight_label}){found}", rows, **kw)
         return Decision(Verdict.VERIFIED,
-                        f"all {m.size} instances satisfy the bound; smallest margin {fmt(margin)}"
+                        f"{every} {satisfy} the bound; {'margin' if m.size == 1 else 'smallest margin'} {fmt(margin)}"
                         + (f", tightness {fmt(tightness, 3)}" if tightness is not None else "") + found, rows, **kw)
+
+    def _figure(self, m: np.ndarray, b: np.ndarray) -> dict[str, Any]:
+        """The figure's data: values, families, and whether each family is a sequence along x."""
+        from ..context import SearchOrder
+
+        x = _tolist(self.x) if self.x is not None else None
+        series = self.series or [""] * m.size
+        sequence = self.sequence
+        if sequence is None:
+            sequence = x is not None and not isinstance(self.x, SearchOrder) and all(
+                np.all(np.diff([xi for xi, s in zip(x, series, strict=True) if s == name]) > 0)
+                for name in dict.fromkeys(series))
+        return {"type": "bound", "x": x if x is not None else list(range(m.size)), "has_x": x is not None,
+                "measured": m.tolist(), "bound": b.tolist(), "relation": self.relation, "xlabel": self.xlabel,
+                "ylabel": self.quantity, "series": self.series, "sequence": bool(sequence)}

@@ -77,6 +77,30 @@ def fmt(x: Any, digits: int = 6) -> str:
     return str(x)
 
 
+PAIR_DIGITS = 9  # at most this many significant digits to tell two printed values apart
+
+
+def fmt_pair(a: Any, b: Any, digits: int = 6) -> tuple[str, str]:
+    """``a`` and ``b`` formatted so that a difference shows: with up to :data:`PAIR_DIGITS`
+    significant digits, and beyond that ``a`` with its difference from ``b`` spelled out
+    (``"15.1187 (1.2e-12 below)"``): a margin smaller than the printed precision must not read as
+    equality (``15.1187 <= 15.1187``)."""
+    try:
+        x, y = float(a), float(b)
+    except (TypeError, ValueError):
+        return fmt(a, digits), fmt(b, digits)
+    for d in range(digits, PAIR_DIGITS + 1):
+        sa, sb = fmt(x, d), fmt(y, d)
+        if sa != sb or x == y:
+            return sa, sb
+    return f"{fmt(x, digits)} ({fmt(abs(x - y), 2)} {'below' if x < y else 'above'})", fmt(y, digits)
+
+
+def count_phrase(n: int, noun: str, plural: str | None = None) -> str:
+    """``"all 3 instances"``, or ``"the single instance"`` when there is one."""
+    return f"the single {noun}" if n == 1 else f"all {n} {plural or noun + 's'}"
+
+
 def _tol_text(rtol: Any, atol: Any) -> str:
     """'rtol a, atol b', with the largest entry of an array tolerance."""
     def one(t: Any) -> str:
@@ -231,6 +255,11 @@ class Evidence:
 
     Evidence is checked when it is made: a missing ``why`` or a non-finite claimed value raises
     :class:`EvidenceError` at once.
+
+    Text fields (``quantity``, ``why``, labels, ``xlabel``...) may write math as LaTeX in
+    ``$...$``: the report typesets it the same way in its tables (LaTeX) and its figure labels
+    (matplotlib's mathtext, LaTeX's math subset; a label it cannot parse is drawn as plain
+    text).  A formula written without ``$`` (``x_k``, ``n^{-1/2}``) is set as math too.
     """
 
     finding: str | None = field(default=None, kw_only=True)

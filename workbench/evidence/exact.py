@@ -20,7 +20,9 @@ from .core import (
     _replace,
     _stronger_by_half,
     _tol_text,
+    count_phrase,
     fmt,
+    fmt_pair,
 )
 
 
@@ -114,10 +116,11 @@ class Identity(Evidence):
         label = self.labels[worst] if self.labels else f"entry {worst}"
         if ok:
             return Decision(Verdict.VERIFIED,
-                            f"all {m.size} entries agree (largest error {fmt(headline['max_abs_error'])}, {tol})",
+                            f"{count_phrase(m.size, 'entry', 'entries')} "
+                            f"agree{'s' if m.size == 1 else ''} (largest error {fmt(headline['max_abs_error'])}, {tol})",
                             rows, headline=headline, sharpness=sharp)
         return Decision(Verdict.REFUTED,
-                        f"{label}: measured {fmt(m.ravel()[worst])} against {fmt(r.ravel()[worst])}, "
+                        f"{label}: measured {' against '.join(fmt_pair(m.ravel()[worst], r.ravel()[worst]))}, "
                         f"error {fmt(err.ravel()[worst])} beyond {tol}",
                         rows, headline=headline, sharpness=sharp,
                         counterexample={"entry": label, "measured": float(m.ravel()[worst]),
@@ -174,8 +177,9 @@ class Symbolic(Evidence):
             witness = self._witness(e, sp)
             if witness is not None:
                 subs, value = witness
+                at = ", ".join(f"{k} = {v}" for k, v in subs.items())
                 return Decision(Verdict.REFUTED,
-                                f"{label} is {value} at {subs}, not identically zero",
+                                f"{label} is {value} at {at}, not identically zero",
                                 rows, counterexample={"expression": label, "at": subs, "value": value})
             undecided.append(label)
             rows.append({"quantity": label, "measured": str(simplified), "claimed": "0",
@@ -183,7 +187,8 @@ class Symbolic(Evidence):
         if undecided:
             return Decision(Verdict.INCONCLUSIVE,
                             f"sympy could neither prove nor refute: {', '.join(undecided)}", rows)
-        return Decision(Verdict.VERIFIED, f"sympy proves all {len(exprs)} identities exactly", rows,
+        return Decision(Verdict.VERIFIED, f"sympy proves {count_phrase(len(exprs), 'identity', 'identities')} "
+                        "exactly", rows,
                         sharpness={"measure": "exact", "value": None,
                                    "sentence": "exact: sympy proves the statement, so no weaker or stronger "
                                                "version of it passes by accident"})
@@ -321,8 +326,9 @@ class Certificate(Evidence):
         else:
             excess, best = r - v + acc - allowed, r - v - acc - allowed
         worst = int(np.argmax(excess))
-        row = {"quantity": self.quantity + (f" ({name(worst)})" if v.size > 1 else ""), "measured": fmt(v[worst]),
-               "claimed": f"{self.relation} {fmt(r[worst])}", "tolerance": tol_text, "reason": self.why}
+        shown = [fmt_pair(a, b) if self.relation != "=" else (fmt(a), fmt(b)) for a, b in zip(v, r, strict=True)]
+        row = {"quantity": self.quantity + (f" ({name(worst)})" if v.size > 1 else ""), "measured": shown[worst][0],
+               "claimed": f"{self.relation} {shown[worst][1]}", "tolerance": tol_text, "reason": self.why}
         rows = _per_instance_rows(labels, v, [f"{self.relation} {fmt(x)}" for x in r], tol_text, self.why, row)
         if self.relation == "=":
             nz = np.abs(r) > 0
@@ -356,5 +362,5 @@ class Certificate(Evidence):
                             f"{fmt(r[worst])}: the difference is within the solver's accuracy "
                             f"{fmt(float(acc[worst]))}, which certifies neither answer", rows, headline=headline,
                             sharpness=sharp)
-        return Decision(Verdict.VERIFIED, f"certified {what}: {fmt(v[worst])} {self.relation} {fmt(r[worst])} "
+        return Decision(Verdict.VERIFIED, f"certified {what}: {shown[worst][0]} {self.relation} {shown[worst][1]} "
                         f"at the tightest{within} (status optimal{solver})", rows, headline=headline, sharpness=sharp)

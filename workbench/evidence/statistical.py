@@ -226,7 +226,7 @@ class Comparison(Evidence):
             claimed_side = sign * mean < -self.margin
             row = {"quantity": f"paired difference of {self.quantity} (method - baseline)",
                    "measured": f"{fmt(mean)} in every one of {d.size} pairs", "claimed": f"{'<' if sign > 0 else '>'} "
-                   f"{fmt(-sign * self.margin)}", "tolerance": f"sign test, 0.5^{d.size} = {fmt(p_sign, 3)}",
+                   f"{fmt(-sign * self.margin + 0.0)}", "tolerance": f"sign test, 0.5^{d.size} = {fmt(p_sign, 3)}",
                    "reason": self.why}
             kw = {"headline": {"mean_difference": mean}, "error_probability": alpha,
                   "sharpness": {"measure": "effect interval", "value": None,
@@ -239,7 +239,7 @@ class Comparison(Evidence):
                                 [row], **kw)
             verdict = Verdict.VERIFIED if claimed_side else Verdict.REFUTED
             return Decision(verdict, f"{text}: the median difference is {'' if claimed_side else 'not '}"
-                            f"{self.direction} than {fmt(-sign * self.margin)}", [row], **kw)
+                            f"{self.direction} than {fmt(-sign * self.margin + 0.0)}", [row], **kw)
         if self.bootstrap:
             rng = np.random.default_rng(0)
             boots = rng.choice(d, size=(4000, d.size), replace=True).mean(axis=1)
@@ -252,7 +252,7 @@ class Comparison(Evidence):
         e_lo, e_hi = sorted((sign * lo, sign * hi))
         row = {"quantity": f"mean difference of {self.quantity} (method - baseline)",
                "measured": f"{fmt(mean)} [{fmt(lo)}, {fmt(hi)}]",
-               "claimed": f"{'<' if sign > 0 else '>'} {fmt(-sign * self.margin)}",
+               "claimed": f"{'<' if sign > 0 else '>'} {fmt(-sign * self.margin + 0.0)}",
                "tolerance": f"{self.level:.0%} {'bootstrap' if self.bootstrap else 't'} interval", "reason": self.why}
         largest = -e_hi  # the largest margin m with e_hi < -m
         effect = f"the effect lies in [{fmt(lo, 3)}, {fmt(hi, 3)}]"
