@@ -156,7 +156,8 @@ def check_db(db: str | Path) -> Path:
     """
     path = Path(db)
     if path.is_dir():
-        raise UsageError(f"--db {path} is a folder; give a database file such as {path / 'workbench.sqlite'}")
+        raise UsageError(f"--db {path} is a folder, not a database file; give a file such as "
+                         f"{path / 'workbench.sqlite'}")
     folder = path.parent
     if not folder.is_dir():
         if path == DEFAULT_DB:
