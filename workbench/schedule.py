@@ -16,11 +16,17 @@ from __future__ import annotations
 
 import importlib
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from .model import Claim
+
+# loky prints "A worker stopped while some jobs were given to the executor" when it replaces a
+# worker that exited (idle timeout, or a task that forked a process of its own); the run loses
+# nothing.  A worker that dies with a task raises an error instead, which the runner reports.
+warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given", category=UserWarning)
 
 
 def find_registered(ref: Claim | tuple[str, str]) -> Claim:

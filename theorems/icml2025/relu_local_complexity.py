@@ -55,7 +55,7 @@ PAPER = Paper(
                    "of the local rank of the learned features, so that low-dimensional features give a "
                    "lower local complexity",
                    "the exact bounds could not be read: the only public description (" + THREAD + ") "
-                   "gives them with unspecified constants (c_bias^eta with a free eta, Theta(1/eta^2), "
+                   r"gives them with unspecified constants ($c_{\mathrm{bias}}^{\eta}$ with a free $\eta$, $\Theta(1/\eta^2)$, "
                    "the count B of neurons that are not good), and a bound with unspecified constants "
                    "cannot be refuted by any finite computation; the qualitative consequence is checked "
                    "as a reconstructed comparison",
