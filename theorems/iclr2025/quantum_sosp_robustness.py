@@ -108,6 +108,13 @@ PAPER = Paper(
     identifier="OpenReview JyQYYjtO88",
     url="https://openreview.net/forum?id=JyQYYjtO88",
     not_checked=(
+        NotChecked(r"Claim (i)'s $O(\log d/\epsilon^{1.75})$ queries of quantum PAGD, as a $d$-dependence that a "
+                   r"slower one could be told from.",
+                   "an O() upper bound binds only on a family whose count grows exactly like log d; on the ramp-saddle "
+                   "family (the one built here) the d-independent part of the count keeps the fitted slope at "
+                   "0.1 against 0.22 for ln d, so a claimed sqrt(ln d) growth verifies too; the fit is kept as the "
+                   "supporting claim pagd_queries_dimension_rate, where the log^2 d count of the predecessor bound is "
+                   "refuted", "headline"),
         NotChecked(
             r"Any randomized classical or quantum algorithm that finds an $\epsilon$-SOSP with noisy "
             r"zeroth- or first-order oracles needs $\Omega(\epsilon^{-12/7})$ queries.",
@@ -615,7 +622,7 @@ DIMENSION_METHOD = (
 
 
 @claim(PAPER, source="Abstract, claim (i): $O(\\log d/\\epsilon^{1.75})$ queries, the dependence on $d$",
-       evidence="rate", role="headline",
+       evidence="rate", role="supporting",
        reconstructed_from=ABSTRACT + "; PAGD as in Jin, Netrapalli, Jordan 2018, Algorithm 2 (c = chi = 1)",
        statement=r"At fixed $\epsilon$ the number of evaluation queries of quantum PAGD to an "
        r"$\epsilon$-SOSP grows like $\log d$: over $d = 16 \ldots 1024$ no faster than $\ln d$ "
@@ -624,7 +631,10 @@ DIMENSION_METHOD = (
        + "  Controls: forward differences ($d + 1$ evaluations per gradient, $d = 2 \\ldots 32$; gross) and, as "
          "the near miss, the same PAGD paying $R(d)\\lceil\\log_2 d\\rceil$ queries per gradient (a "
          "$\\log^2 d$ count, the growth of the predecessor bound $\\tilde O(\\log^2 d/\\epsilon^{1.75})$ "
-         "of Zhang, Leng, Li 2021).",
+         "of Zhang, Leng, Li 2021).  Slack, and why: the claim is an upper bound and the count's "
+         "$d$-independent part holds its slope at 0.1, so a growth claimed half as fast (like "
+         "$\\sqrt{\\ln d}$) is not refuted; the headline is listed as not checked sharply, and the "
+         "$\\log^2 d$ near-miss control is what this fit tells apart.",
        params=DIMENSION_PARAMS)
 def pagd_queries_dimension_rate(ctx):
     r"""Queries of quantum PAGD to an $\epsilon$-SOSP grow no faster than $\ln d$ (ramp family, $\epsilon$ fixed)."""

@@ -65,6 +65,13 @@ PAPER = Paper(
     identifier="OpenReview Kpjvm2mB0K",
     url="https://openreview.net/forum?id=Kpjvm2mB0K",
     not_checked=(
+        NotChecked(r"For $p=\infty$ (flows), the one-pass sampler's oversampling $\Theta(\varepsilon^{-2})$, as an "
+                   r"exponent that $\varepsilon^{-2.25}$ could be told from.",
+                   "the smallest budget reaching the accuracy on every demand is found from 16 passes per accuracy "
+                   "(40 in the full profile) on graphs small enough to enumerate every cut; its fitted exponent, "
+                   "about 2.1 with a half-width near 0.2, refutes 1.75 but not 2.25, and more passes at more "
+                   "accuracies cost more than the quick profile allows; the fit is kept as the supporting claim "
+                   "one_pass_flow_budget_grows_as_inverse_square_accuracy", "headline"),
         NotChecked(r"For $p=2$, $\Omega(n^2)$ bits of space are required in general, even to output a constant-factor "
                    r"solution.",
                    "a space lower bound over all streaming algorithms (communication complexity); no computation checks "
@@ -351,7 +358,7 @@ one_pass_budget_independent_of_stream_length.control(
 
 
 # --------------------------------------------------------------------------- p = inf: flows on graphs
-@claim(PAPER, role="headline", evidence="all", reconstructed_from=_READ,
+@claim(PAPER, role="supporting", evidence="all", reconstructed_from=_READ,
        source="Abstract: p = inf (max flow) among p in [2, inf]; an O~(eps^-2 n) semi-streaming l_p flow sparsifier "
               "on edge-insertion graph streams",
        params={**_ACCURACY, "n": Param(6, low=3, high=16, doc="vertices (all 2^(n-1) - 1 cuts are enumerated)"),
@@ -368,7 +375,9 @@ one_pass_budget_independent_of_stream_length.control(
        "eps from 0.012 to 0.14 (delta 0.012 to 0.12, budgets c from about 25 to 2500); the l_1 weights keep more edges "
        "than the l_2 scores, so 'sparse' means at most 40% of the stream here. " + _ONE_PASS_METHOD + " The error over every demand is exact: "
        "the cost ratio ranges over w(cut)/w'(cut) for the 31 cuts, since ||B^T y||_1 integrates the cut weights of the "
-       "level sets of y.")
+       "level sets of y.  Slack, and why: sixteen passes per accuracy (quick) leave the budget's fitted "
+       "exponent an interval about 0.2 wide on each side, which does not exclude 2.25; the headline is listed as not "
+       "checked sharply.")
 def one_pass_flow_budget_grows_as_inverse_square_accuracy(ctx):
     """The one-pass l_1-Lewis edge sampler needs eps^-2 oversampling for (1 +- eps) max-flow costs of every demand."""
     return _fit(ctx, math.inf, "accuracy")

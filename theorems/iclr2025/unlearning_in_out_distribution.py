@@ -69,6 +69,13 @@ PAPER = Paper(
     arxiv="2412.09119",
     url="https://arxiv.org/abs/2412.09119",
     not_checked=(
+        NotChecked(r"Algorithm 2's Rényi certificate for out-of-distribution forget data, as a guarantee that half "
+                   r"the noise could be told from.",
+                   "the certificate binds only when the descent stops at the threshold the paper's constants set; "
+                   "those constants could not be read, and with ours the model stops well inside the ball, so the "
+                   "divergence is 0.05 of the bound and a bound halved verifies too (the utility and step-count parts "
+                   "are checked, the utility one sharply, in the supporting claim robust_noisy_gd_unlearning)",
+                   "headline"),
         NotChecked(r"Empirical risk minimisation with output perturbation achieves \emph{tight} "
                    r"unlearning-utility-complexity trade-offs for in-distribution forget data.",
                    "tightness is a lower bound over all certified unlearning algorithms, which no run of particular "
@@ -414,7 +421,7 @@ def _robust(ctx, trim: int) -> AllOf:
 
 @claim(PAPER, source="Algorithm 2 (unlearning via robust training and noisy minimizer approximation): amortised "
        "unlearning time for out-of-distribution forget data without compromising utility", evidence="all",
-       role="headline",
+       role="supporting",
        reconstructed_from=_READ + "; robust training as gradient descent with coordinate-wise trimmed means "
        "(sciencestack summary); stopping rule and constants ours",
        params={**_DATA, **_CERT,
@@ -431,7 +438,10 @@ def _robust(ctx, trim: int) -> AllOf:
        r"takes no more gradient steps than retraining from $0$.",
        method="Gaussian-design ridge regression (n = 200, d = 5, mu = 0.05) with two forget points whose labels are "
        "1 to 10^4 times the label range; exact divergence and expected excess risk, exact step counts.  The "
-       "certificate holds with room (the stopping rule leaves the model well inside Delta); the utility binds.")
+       "certificate holds with room (the stopping rule leaves the model well inside Delta); the utility binds.  "
+       "Slack, and why: the certificate piece is met at 0.05 of its bound (our stopping rule, not the paper's "
+       "constants), so a certificate claimed with half the noise verifies too; the headline is listed as not "
+       "checked sharply.")
 def robust_noisy_gd_unlearning(ctx):
     """Robust training makes out-of-distribution unlearning certified, accurate and no slower than retraining."""
     return _robust(ctx, ctx["trim"])

@@ -53,6 +53,13 @@ PAPER = Paper(
     arxiv="2505.03983",
     url="https://proceedings.mlr.press/v267/hu25d.html",
     not_checked=(
+        NotChecked(r"The $\tilde O(K^{1/3})$ parallel speed-up of autospeculative decoding, as a rate that a faster or "
+                   r"slower one could be told from.",
+                   "the power of the logarithm that the O-tilde hides is not public; one factor ln K has a log-log "
+                   "slope of about 0.18 over the K that run here (64 to 1024), wider than the gap between the "
+                   "exponents 1/3 and 1/2, so the fit (about 0.32, kept as the supporting claim asd_speedup) cannot "
+                   "tell K^(1/3) from K^(1/2); telling them apart needs K beyond 10^5 or the exact logarithm",
+                   "headline"),
         NotChecked("A practical implementation of autospeculative decoding accelerates DDPM inference significantly "
                    "in various domains (image generation and others; 2-4x in the authors' experiments).",
                    "the experiments use trained score networks on accelerators and wall-clock times; nothing of "
@@ -251,13 +258,15 @@ SPEED_METHOD = ("ASD with exact posterior means on product two-point targets wit
                 "Every run is one point of the log-log fit, so the interval carries the spread between targets.")
 
 
-@claim(PAPER, role="headline", source="Abstract: ASD achieves an O~(K^{1/3}) parallel runtime speed-up",
+@claim(PAPER, role="supporting", source="Abstract: ASD achieves an O~(K^{1/3}) parallel runtime speed-up",
        evidence="rate", reconstructed_from=SOURCES,
        statement=r"The parallel speed-up of autospeculative decoding over the $K$-step sequential DDPM, "
        r"$K/\mathbb E[\text{rounds}]$, is $\tilde\Omega(K^{1/3})$: it grows at least as $K^{1/3}$ up to a logarithmic "
        r"factor; checked where the dimension grows with $K$.",
        method=SPEED_METHOD + "  The allowance for the logarithm that $\\tilde O$ hides is one factor $\\ln K$: its "
-              "slope over the fitted sizes (`factor_slope`).",
+              "slope over the fitted sizes (`factor_slope`).  Slack, and why: that allowance (about 0.18) is wider than "
+              "the gap between $1/3$ and $1/2$, so a claimed $K^{1/2}$ verifies too; the headline is listed as not "
+              "checked sharply, and this fit is kept as supporting.",
        params=SPEED_PARAMS, sweeps=({"dim_power": [0.0, 0.5, 1.0]},))
 def asd_speedup(ctx):
     """The speed-up grows at least as $K^{1/3}$ up to one logarithm, fitted over $K$ on fresh targets."""
