@@ -120,8 +120,10 @@ PARAMS = {
 }
 
 
-@claim(PAPER, role="headline", source="Abstract and Section on the stochastic modified equation (as the reviews "
-                                      "describe it): the offset decreases the bias but introduces additional variance",
+@claim(PAPER, role="background", source="Abstract and Section on the stochastic modified equation (as the reviews "
+                                      "describe it): the offset decreases the bias but introduces additional "
+                                      "variance; the exact formula is our derivation for a linear-Gaussian model, "
+                                      "the paper's own could not be read",
        evidence="identity", reconstructed_from=SOURCES,
        statement=r"With local-loss gradient $g_{LL}$ biased by $b$ relative to the BP gradient, the update "
        r"$\theta_{t+1} = \theta_t - \eta(g_{LL} + \alpha\,\Delta g_{\tau(t)})$, with the offset $\Delta g = g_{BP} - "

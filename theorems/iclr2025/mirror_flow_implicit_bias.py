@@ -49,6 +49,14 @@ PAPER = Paper(
     identifier="OpenReview IF0Q9KY3p2",
     url="https://openreview.net/forum?id=IF0Q9KY3p2",
     not_checked=(
+        NotChecked(r"Theorems 1 and 2 for unscaled potentials: the networks approach the variational solution "
+                   r"(with its constant $12/(12+B^2)$) at the rate $n^{-1/2}$, as statements a wrong rate or constant "
+                   r"could be told from.",
+                   "at the widths this machine trains (64 to 2048, 8192 in the full profile) the fitted rate's interval "
+                   "is about 0.2 wide, so a claimed n^(-1/4) verifies on some seeds, and the constant moves the "
+                   "solution by less than the networks' error (doubling it verifies); the limit's shape, which the "
+                   "predecessor's spline misses, is checked in the supporting claim "
+                   "mirror_flow_converges_to_variational_solution", "headline"),
         NotChecked("Scaled potentials: mirror flow is still lazy but not in the kernel regime, and for absolute "
                    "value activations it induces biases that no RKHS norm captures; the scaled potential "
                    "determines how different magnitudes of the curvature are penalised.",
@@ -134,7 +142,7 @@ def _evidence(ctx, names=NAMES, output_init: float = 0.0) -> AllOf:
     return AllOf(pieces, labels=labels)
 
 
-@claim(PAPER, role="headline", source="Theorems 1 and 2 (lazy training; implicit bias of mirror flow for "
+@claim(PAPER, role="supporting", source="Theorems 1 and 2 (lazy training; implicit bias of mirror flow for "
                                       "univariate ReLU networks) and Figure 1", evidence="all",
        reconstructed_from=READ,
        statement=r"For the unscaled potentials $\phi \in \{x^2, |x|^3 + x^2, x^4 + x^2\}$, mirror descent on "
@@ -149,7 +157,11 @@ def _evidence(ctx, names=NAMES, output_init: float = 0.0) -> AllOf:
               "finite-difference solution of the variational problem (600 cells per unit of B; it agrees with "
               "the kernel interpolant to 3e-5), fitted on a log-log scale for each potential.  The "
               "intercept term's constant $12/(12+B^2)$ moves the solution by under 0.007 here, below the "
-              "networks' error at these widths: it is not resolved (replacing it by 1 still verifies).",
+              "networks' error at these widths: it is not resolved (replacing it by 1 still verifies).  Sharp on some "
+              "seeds only, and why: the fitted exponents' intervals (half-width about 0.1) plus the 0.05 allowance "
+              "reach the near miss $n^{-1/4}$, which is refuted at seeds 0 and 2 and verifies at seed 1; the "
+              "headline is listed as not checked sharply, and what this check tells apart is the limit's shape "
+              "(against the predecessor's spline and a misread initialisation law).",
        params={"widths": Param((64, 128, 256, 512, 1024, 2048),
                                full=(64, 128, 256, 512, 1024, 2048, 4096, 8192),
                                doc="network widths n (more than a decade)"),

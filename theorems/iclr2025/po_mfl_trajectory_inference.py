@@ -241,7 +241,6 @@ def latent_prior_beats_latent_free(ctx):
 
 
 latent_prior_beats_latent_free.control("velocities kept with probability 0.35 at the crossing (most particles reverse: "
-                                       "the prior slightly misspecified)", params={"persistence": 0.35},
-                                       near_miss=True)
+                                       "the prior misspecified for two thirds of them)", params={"persistence": 0.35})
 latent_prior_beats_latent_free.control("every particle reverses its velocity at the crossing (the groups bounce: the "
                                        "prior misspecified)", params={"persistence": 0.0})

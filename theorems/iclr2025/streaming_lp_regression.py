@@ -65,6 +65,13 @@ PAPER = Paper(
     identifier="OpenReview Kpjvm2mB0K",
     url="https://openreview.net/forum?id=Kpjvm2mB0K",
     not_checked=(
+        NotChecked(r"For $p=2$, the one-pass sampler's oversampling $\Theta(\varepsilon^{-2})$, as an exponent that "
+                   r"$\varepsilon^{-1.75}$ or $\varepsilon^{-2.25}$ could be told from on every seed.",
+                   "the smallest budget reaching the accuracy for every b is found from twelve passes per accuracy "
+                   "(quick profile) over one decade of accuracies; the fit's half-width, 0.18 to 0.23, is as wide as "
+                   "the quarter to the near misses, which are refuted on some seeds and not others; the fit is kept "
+                   "as the supporting claim one_pass_budget_grows_as_inverse_square_accuracy (the growth in n, "
+                   "flat, is the sharp headline)", "headline"),
         NotChecked(r"For $p=\infty$ (flows), the one-pass sampler's oversampling $\Theta(\varepsilon^{-2})$, as an "
                    r"exponent that $\varepsilon^{-2.25}$ could be told from.",
                    "the smallest budget reaching the accuracy on every demand is found from 16 passes per accuracy "
@@ -262,7 +269,7 @@ _ONE_PASS_METHOD = (
     "and compared with the stream length. A fresh instance per point.")
 
 
-@claim(PAPER, role="headline", evidence="all", reconstructed_from=_READ,
+@claim(PAPER, role="supporting", evidence="all", reconstructed_from=_READ,
        source="Abstract: for p in [2, inf], a one-pass algorithm keeps O~(eps^-2 n) columns with cost within (1 +- eps); "
               "here p = 2",
        params=_ACCURACY,
@@ -276,7 +283,10 @@ _ONE_PASS_METHOD = (
        "1.0 10^6 columns). " + _ONE_PASS_METHOD +
        " The error over every b is max(lambda_min^(-1/2) - 1, 1 - lambda_max^(-1/2)), lambda the eigenvalues of "
        "G^(-1/2) A'A'^T G^(-1/2); delta = eps/(1+eps) is the deviation of the sampled norm that a (1 +- eps) cost "
-       "allows on the binding side.")
+       "allows on the binding side.  Slack on some seeds, and why: twelve passes per accuracy over one decade of "
+       "accuracies leave a 95% half-width of 0.18 to 0.23, plus the 0.05 allowance, as wide as the quarter that "
+       "separates the near misses: at seeds 2 and 3 a claimed delta^-2.25 verifies, at seed 1 delta^-1.75; the "
+       "headline is listed as not checked sharply.")
 def one_pass_budget_grows_as_inverse_square_accuracy(ctx):
     """The oversampling the one-pass l_2 sampler needs for (1 +- eps) over every b grows as eps^-2."""
     return _fit(ctx, 2.0, "accuracy")

@@ -219,7 +219,9 @@ def _dbcd_evidence(ctx, trust_region: bool = True, drop_box: bool = False) -> Al
        method="For each smooth loss, fresh data with random Fourier features; DBCD-TR run until its duality gap is "
               "below 1e-11 of the dual value (or the epoch budget); every block update's change of the dual "
               "(recomputed from alpha) must be <= 0, and the final dual value must equal CLARABEL's certified "
-              "optimum of the dual.",
+              "optimum of the dual.  Not tested: the trust region's acceptance test, which rejects no step on "
+              "these instances (accepting every step gives the same runs, in both profiles); what the near-miss "
+              "control removes is the step-size limit and the test together.",
        params={"n": Param(200, full=600, low=20, high=10**5, doc="training points"),
                "M": Param(60, full=200, low=5, high=10**4, doc="random Fourier features"),
                "c": Param(30.0, low=1e-3, high=1e4, doc="penalty c = 1/lambda"),

@@ -98,7 +98,8 @@ def _allocation_instance(rng: np.random.Generator, groups: int) -> tuple[np.ndar
     return sizes, sens
 
 
-@claim(PAPER, role="headline", source="Section 3 of the poster: R-D optimality (distortion slopes equal to -V)",
+@claim(PAPER, role="background", source="Section 3 of the poster: R-D optimality (distortion slopes equal to -V); "
+       "classical: reverse water-filling and the AM/GM gain of optimal bit allocation (Huang and Schultheiss 1963)",
        evidence="all", reconstructed_from=SOURCES,
        statement=r"For $d_n(B_n) = G_n^2S_n^2 2^{-2B_n}$, the bit depths minimising $\sum_n P_n d_n(B_n)$ subject to "
        r"$\sum_n P_n B_n = R\sum_n P_n$, $B_n \ge 0$, are those where every group's distortion slope equals $-V$: "
@@ -155,8 +156,9 @@ def _quantizer_mse(bits: int, std: float, quantizer: str) -> float:
     return laplace_quantizer_mse(bounds, levels, 0.0, std)
 
 
-@claim(PAPER, role="headline", source="Section 4 of the poster: companding for asymptotic optimality with Laplace "
-                                      "weights", evidence="rate",
+@claim(PAPER, role="background", source="Section 4 of the poster: companding for asymptotic optimality with Laplace "
+                                      "weights; classical: the Panter-Dite constant of companded quantizers "
+                                      "(Bennett 1948, Panter and Dite 1951)", evidence="rate",
        reconstructed_from=SOURCES + "; the compressor c(x) = sign(x - mu)(1 - exp(-sqrt 2 |x - mu|/(3S))) (the "
        "integral of p^{1/3}, Bennett 1948) is our reading of the poster's formula, lost in extraction",
        statement=r"Companded quantization of Laplace weights (mean $\mu$, standard deviation $S$) with the compressor "
