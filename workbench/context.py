@@ -180,10 +180,12 @@ class Context:
                 task: Callable[[range], Any]) -> list[Any]:
         """Run ``parts`` in this process or on the workers, and concatenate in order.
 
-        The first part runs here and is timed: when the rest would take less than
-        :data:`PARALLEL_MIN_SECONDS` here, it runs here too, since starting tasks on workers (which
-        may first have to import heavy packages) would cost more than it saves.  The numbers are
-        the same either way: every item's randomness is keyed by its identity.
+        A probe (an eighth of the first part, at least one item) runs here and is timed: when the
+        rest would take less than :data:`PARALLEL_MIN_SECONDS` here, it runs here too, since
+        starting tasks on workers (which may first have to import heavy packages) would cost more
+        than it saves; otherwise the rest goes to the workers (the probe is small, so little of the
+        work is done serially).  The numbers are the same either way: every item's randomness is
+        keyed by its identity.
         """
         par = self._parallel(len(parts))
         if par is None:  # in this process: run_claim already limits BLAS to one thread
@@ -191,11 +193,16 @@ class Context:
         if self.backend == "dask":  # a cluster was asked for: every part goes there
             out = par(task(r) for r in parts)
             return [x for part in out for x in part]
+        head = parts[0]
+        probe = range(head.start, head.start + max(1, len(head) // 8))
         start = time.perf_counter()
-        first = here(parts[0])
-        rest = parts[1:]
-        if (time.perf_counter() - start) * len(rest) < PARALLEL_MIN_SECONDS:
-            return first + here(range(rest[0].start, rest[-1].stop))
+        first = here(probe)
+        rest = ([range(probe.stop, head.stop)] if probe.stop < head.stop else []) + parts[1:]
+        if not rest:
+            return first
+        left = rest[-1].stop - probe.stop
+        if (time.perf_counter() - start) / len(probe) * left < PARALLEL_MIN_SECONDS:
+            return first + here(range(probe.stop, rest[-1].stop))
         out = par(task(r) for r in rest)
         return first + [x for part in out for x in part]
 

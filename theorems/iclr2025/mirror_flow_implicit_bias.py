@@ -138,7 +138,7 @@ def _evidence(ctx, names=NAMES, output_init: float = 0.0) -> AllOf:
     pieces.append(Rate(disp_sizes, disp, -0.5, relation="=", tolerance=0.05, max_halfwidth=0.15,
                        why="95% t interval over fresh initialisations and the potentials; 0.05 allows for O(1/n) "
                            "terms", size_name="width n", cost_name="largest parameter displacement"))
-    labels.append("lazy training: max |theta - theta_0| ~ n^-1/2")
+    labels.append(r"lazy training: $\max_j |\theta_j - \hat\theta_j| \sim n^{-1/2}$")
     return AllOf(pieces, labels=labels)
 
 
