@@ -112,7 +112,7 @@ PAPER = Paper(
                    r"slower one could be told from.",
                    "an O() upper bound binds only on a family whose count grows exactly like log d; on the ramp-saddle "
                    "family (the one built here) the d-independent part of the count keeps the fitted slope at "
-                   "0.1 against 0.22 for ln d, so a claimed sqrt(ln d) growth verifies too; the fit is kept as the "
+                   "0.1 against 0.22 for ln d, so a claimed sqrt(ln d) growth is not refuted (inconclusive); the fit is kept as the "
                    "supporting claim pagd_queries_dimension_rate, where the log^2 d count of the predecessor bound is "
                    "refuted", "headline"),
         NotChecked(

@@ -265,7 +265,7 @@ SPEED_METHOD = ("ASD with exact posterior means on product two-point targets wit
        r"factor; checked where the dimension grows with $K$.",
        method=SPEED_METHOD + "  The allowance for the logarithm that $\\tilde O$ hides is one factor $\\ln K$: its "
               "slope over the fitted sizes (`factor_slope`).  Slack, and why: that allowance (about 0.18) is wider than "
-              "the gap between $1/3$ and $1/2$, so a claimed $K^{1/2}$ verifies too; the headline is listed as not "
+              "the gap between $1/3$ and $1/2$, so a claimed $K^{1/2}$ is not refuted (inconclusive); the headline is listed as not "
               "checked sharply, and this fit is kept as supporting.",
        params=SPEED_PARAMS, sweeps=({"dim_power": [0.0, 0.5, 1.0]},))
 def asd_speedup(ctx):
