@@ -113,3 +113,18 @@ def test_numbers_for_text():
     assert report.tex_number(6.84328e-05) == r"\ensuremath{6.843\times 10^{-5}}"
     assert report.tex_number(15.1187) == "15.12" and report.tex_number(3) == "3"
     assert report.tex_number(-0.25) == r"\ensuremath{-0.25}"
+
+
+def test_claims_with_no_near_miss_are_counted_apart_among_the_sharp():
+    from workbench.report import headline_counts, verdict_counts
+
+    def result(role, grade, outcome):
+        return {"role": role, "verdict": "VERIFIED", "grade": grade, "reconstructed": False,
+                "outcome": {"decision": {"near_miss": {"outcome": outcome}}}}
+
+    results = [result("headline", "sharp", "refuted"), result("headline", "sharp", "none"),
+               result("supporting", "slack", "verified"), result("background", "sharp", "none")]
+    counts = verdict_counts(results)
+    assert (counts["sharp"], counts["no_near_miss"], counts["slack"], counts["background"]) == (2, 1, 1, 1)
+    head = headline_counts(results, [])
+    assert (head["sharp"], head["no_near_miss"], head["slack"]) == (2, 1, 0)

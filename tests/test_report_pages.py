@@ -205,7 +205,7 @@ def test_the_report_ends_with_what_is_open_and_how_to_reproduce(pages):
     assert "What this run leaves open, and how to reproduce it" in tex
     assert "Theorem 9: a lower bound over all algorithms" in tex.split("What this run leaves open")[1]
     assert "workbench run -{}-seed 3 -{}-profile quick -{}-jobs 1" in tex  # everything registered: no selector
-    assert f"workbench report --run {s.run_id}" in tex
+    assert f"workbench report -{{}}-run {s.run_id} -{{}}-db" in tex  # plain dashes when pasted
 
 
 def test_the_reproducing_command_names_whole_papers_and_single_claims():

@@ -500,7 +500,8 @@ def _run_cached(c: Claim, cache: ResultCache | None, **kw: Any) -> tuple[ClaimRe
 def _line(result: ClaimResult, provenance: str = "") -> str:
     colour = {"VERIFIED": "green", "REFUTED": "red", "INCONCLUSIVE": "yellow", "ERROR": "magenta"}
     v = result.verdict.value
-    grade = f" ({result.grade})" if result.grade else ""
+    none = result.grade == "sharp" and (result.outcome.decision.near_miss or {}).get("outcome") == "none"
+    grade = f" ({result.grade}{': no near miss' if none else ''})" if result.grade else ""
     ctl = ", ".join(o.verdict.value.lower() for _, o in result.controls)
     source = "from the cache" if provenance == "cache" else f"{result.seconds:.1f} s"
     why = f"  [dim]{provenance}[/]" if provenance.startswith("ran:") else ""
@@ -516,12 +517,9 @@ def _console() -> Any:
 
 
 def _progress(enabled: bool) -> Any:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from .progress import progress_bar
 
-    console = Console(stderr=True, quiet=not enabled, soft_wrap=True)  # long lines stay whole in logs
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True, disable=not enabled)
+    return progress_bar(enabled)
 
 
 def sweep(claim_id: str, grid: dict[str, list[Any]] | list[str], *, profile: str = "quick", seed: int = 0,

@@ -260,7 +260,14 @@ def _run(args: argparse.Namespace, out: Console) -> int:
     line = ", ".join(f"[{COLOURS[v]}]{n} {v.lower()}[/]" for v, n in sorted(counts.items()))
     grades = [r["grade"] for r in summary.results if r["grade"]]
     if grades:
-        line += f" ({grades.count('sharp')} sharp, {grades.count('slack')} slack)"
+        from .report import no_near_miss
+
+        none = sum(no_near_miss(r) for r in summary.results)
+        line += (f" ({grades.count('sharp')} sharp{f', {none} of them with no near miss' if none else ''}, "
+                 f"{grades.count('slack')} slack)")
+    background = sum(r.get("role") == "background" for r in summary.results)
+    if background:
+        line += f"; {background} of the claims are background checks, which the report does not count"
     n = len(summary.results)
     state = " (interrupted)" if summary.interrupted else ""
     if summary.resumed and args.quiet:

@@ -175,6 +175,17 @@ def _set_scale(ax: Any, which: str, values: np.ndarray) -> None:
         setter("log")
 
 
+def _headroom(ax: Any, reference: float) -> None:
+    """Room above a reference line that the instances reach (measured/bound = 1), so that the
+    line is drawn inside the axes, not on their edge."""
+    lo, hi = ax.get_ylim()
+    if ax.get_yscale() == "log":
+        if reference > 0 and hi < 1.15 * reference:
+            ax.set_ylim(lo, 1.15 * reference)
+    elif hi < reference + 0.06 * (hi - lo):
+        ax.set_ylim(lo, reference + 0.06 * (max(hi, reference) - lo))
+
+
 def _series(fig_data: dict[str, Any], n: int) -> tuple[list[str], dict[str, str]]:
     names = fig_data.get("series") or [""] * n
     colours = {name: f"C{i % 10}" for i, name in enumerate(dict.fromkeys(names))}
@@ -226,6 +237,7 @@ def draw_bound(fig_data: dict[str, Any]) -> Any:
         ax.axhline(1.0 if positive else 0.0, color="k", ls="--", lw=1.0,
                    label="the bound" + (" (measured/bound = 1)" if positive else " (excess 0)"))
         _set_scale(ax, "y", y)
+        _headroom(ax, 1.0 if positive else 0.0)
         ax.set_ylabel(figure_label(("measured / bound" if positive else "measured - bound") + f" ({rel} holds "
                                    + ("below" if rel == "<=" else "above") + ")", 40))
         ax.set_xlabel(figure_label(fig_data.get("xlabel", ""), 70))
@@ -250,7 +262,8 @@ def draw_bound(fig_data: dict[str, Any]) -> Any:
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if len(colours) <= MAX_LEGEND_SERIES:
-        _legend(ax, loc="best")
+        # beside the axes, not over the instances (which often crowd the bound)
+        _legend(ax, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(True, which="both", alpha=0.25)
     return fig
 

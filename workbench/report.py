@@ -75,13 +75,23 @@ def macro_name(*parts: str) -> str:
 ROLE_ORDER = {"headline": 0, "supporting": 1, "background": 2}
 
 
+def no_near_miss(result: dict[str, Any]) -> bool:
+    """True for a result graded sharp because it declares, with its reason, that no near miss
+    applies (an existence statement, a direction without a size): it is counted with the sharp
+    ones and said apart, since no wrong version of it was refuted."""
+    decision = (result.get("outcome") or {}).get("decision") or {}
+    return result.get("grade") == "sharp" and (decision.get("near_miss") or {}).get("outcome") == "none"
+
+
 def headline_counts(claims: list[dict[str, Any]], not_checked: list[dict[str, str]] | None) -> dict[str, int]:
-    """Per paper: headline results verified sharply, verified slack, not verified, not checked.
+    """Per paper: headline results verified sharply (and how many of those have no near miss),
+    verified slack, not verified, not checked.
 
     ``claims`` are stored results (with ``role``, ``verdict`` and ``grade``); ``not_checked`` the
     paper's entries (dicts with ``role``)."""
     head = [r for r in claims if r.get("role") == "headline"]
     return {"sharp": sum(r["grade"] == "sharp" for r in head), "slack": sum(r["grade"] == "slack" for r in head),
+            "no_near_miss": sum(no_near_miss(r) for r in head),
             "not_verified": sum(r["verdict"] != "VERIFIED" for r in head),
             "not_checked": sum(e.get("role") == "headline" for e in (not_checked or []))}
 
@@ -92,6 +102,7 @@ def verdict_counts(results: list[dict[str, Any]]) -> dict[str, int]:
     number of background checks."""
     own = [r for r in results if r.get("role") != "background"]
     return {"sharp": sum(r["grade"] == "sharp" for r in own), "slack": sum(r["grade"] == "slack" for r in own),
+            "no_near_miss": sum(no_near_miss(r) for r in own),
             "REFUTED": sum(r["verdict"] == "REFUTED" for r in own),
             "refuted_reconstructed": sum(r["verdict"] == "REFUTED" and r["reconstructed"] for r in own),
             "INCONCLUSIVE": sum(r["verdict"] == "INCONCLUSIVE" for r in own),
@@ -487,7 +498,8 @@ def write_report(store: Store, run_id: int, out: Path, *, pdf: bool = True, regi
     counts = verdict_counts(results)
     searches = store.latest_searches([r["claim_id"] for r in results], upto=scope["search"])
     papers = _paper_groups(results)
-    totals = {k: sum(g["counts"][k] for g in papers) for k in ("sharp", "slack", "not_verified", "not_checked")}
+    totals = {k: sum(g["counts"][k] for g in papers)
+              for k in ("sharp", "slack", "no_near_miss", "not_verified", "not_checked")}
 
     reproduce = reproduction(run, results, sweeps, claims, store.path)
 
@@ -539,12 +551,9 @@ def _fallback_build(paths: dict[str, Path], out: Path, results: list[dict[str, A
 
 
 def _bar(enabled: bool) -> Any:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from .progress import progress_bar
 
-    console = Console(stderr=True, quiet=not enabled, soft_wrap=True)
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True, disable=not enabled)
+    return progress_bar(enabled)
 
 
 def _build_with_progress(tex: Path, progress: bool) -> tuple[Path | None, str]:

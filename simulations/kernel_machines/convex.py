@@ -7,6 +7,8 @@ agree only if the dual of Theorem 1 (Zhang & Lai, ICML 2025; see :mod:`.losses`)
 
 from __future__ import annotations
 
+import warnings
+
 import cvxpy as cp
 import numpy as np
 
@@ -83,7 +85,10 @@ def solve(problem: cp.Problem) -> cp.Problem:
         RuntimeError: when no attempt reports an optimal solution.
     """
     for options in ({}, {"static_regularization_enable": False}, {"equilibrate_enable": False}):
-        problem.solve(solver=cp.CLARABEL, **options)
+        with warnings.catch_warnings():
+            # cvxpy's "Solution may be inaccurate" for an attempt that the status test below rejects
+            warnings.filterwarnings("ignore", message="Solution may be inaccurate", category=UserWarning)
+            problem.solve(solver=cp.CLARABEL, **options)
         if problem.status == "optimal":
             return problem
     raise RuntimeError(f"CLARABEL returned status {problem.status!r}")

@@ -150,7 +150,7 @@ def _pair_evidence(ctx, which, problems, L0=None, extra=True):
             slack.append(row[2])
             labels.append(row[3])
             dist.append(row[4])
-    quantity = ("||grad f(y) - grad f(x)|| against (L0/L1 + ||grad f(x)||)(e^{L1 r} - 1)" if which == "grad"
+    quantity = (r"$\|\nabla f(y) - \nabla f(x)\|$ against $(L_0/L_1 + \|\nabla f(x)\|)(e^{L_1 r} - 1)$" if which == "grad"
                 else "f(y) - f(x) - <grad f(x), y - x> against (L0 + L1 ||grad f(x)||) phi(L1 r)/L1^2")
     return Bound(lhs, rhs, relation="<=", atol=np.array(slack), instances=labels, x=dist, xlabel="||y - x||",
                  quantity=quantity,
@@ -490,8 +490,8 @@ def no_exponential_dependence(ctx):
 
 
 no_exponential_dependence.control("classical gradient descent with the constant step 1/L, L = sup of the Hessian "
-                                  "on the initial sublevel set (about e^{L1 R}); L1 R from 0.8 to 8, as its count "
-                                  "grows like e^{L1 R}", params={"r_min": 0.8, "method": "constant"})
+                                  "on the initial sublevel set (about $e^{L_1 R}$); $L_1 R$ from 0.8 to 8, as its count "
+                                  "grows like $e^{L_1 R}$", params={"r_min": 0.8, "method": "constant"})
 
 
 # --------------------------------------------------------------------------- accelerated method, L1 = 0 corner

@@ -251,9 +251,9 @@ def _utility(ctx) -> Bound:
        statement=r"The unlearned model of Algorithm 1 is $\alpha$-accurate: "
        r"$\mathbb E\,F_{S\setminus S_f}(U(S,S_f)) - \min F_{S\setminus S_f} \le \alpha$ with "
        r"$\Delta^2 = 2\alpha/(\beta(1+dq/(2\varepsilon)))$, for every $\alpha$, $\mu$ and forget-set size $f$.",
-       method="Isotropic data x = +-e_{i mod d} (X^T X/n = I/d, so the noise costs sigma^2 tr(H)/2, close to its "
-       "bound beta d sigma^2/2 for large mu); exact expected excess risk; differential evolution over mu, f and "
-       "alpha maximises the excess risk over alpha.")
+       method="Isotropic data $x = \\pm e_{i \\bmod d}$ ($X^T X/n = I/d$, so the noise costs $\\sigma^2 \\operatorname{tr}(H)/2$, close "
+       "to its bound $\\beta d \\sigma^2/2$ for large $\\mu$); exact expected excess risk; differential evolution "
+       "over $\\mu$, $f$ and $\\alpha$ maximises the excess risk over $\\alpha$.")
 def in_distribution_unlearning_accurate(ctx):
     """Algorithm 1's unlearned model stays within the utility budget alpha on the retain set."""
     return _utility(ctx)

@@ -257,7 +257,7 @@ def _two_vs_one(ctx, ignore_oracles: bool, curve: tuple[float, float, bool] | No
        r"false-positive rate than the optimised single-oracle learned Bloom filter, by at least half the gain the "
        r"optimised designs predict.",
        method="Both structures optimised in the model (SLSQP over oracle sizes, thresholds, backup bits; 8 bits per key, "
-       "separation 3(1 - e^{-size/2})), then built with real filters on the same keys; paired differences of the "
+       "separation $3(1 - e^{-\\mathrm{size}/2})$), then built with real filters on the same keys; paired differences of the "
        "log FPR over independent builds.  The advantage exists only where returns diminish fast: with scale 2.5 "
        "instead of 2 the optimum is a single structure.")
 def two_oracles_beat_one(ctx):

@@ -220,7 +220,7 @@ def _guarantee(ctx, algorithm: str) -> Bound:
     res = np.vstack([res, tight])
     keep = res[:, 1] > 0  # a benchmark of 0 is met by the empty set
     return Bound(res[keep, 0], res[keep, 1], relation=">=", atol=1e-9, why=ROUNDING,
-                 quantity="f(S) - c(S) of the algorithm against max_{|O|<=k} (1-1/e) f(O) - c(O)",
+                 quantity=r"$f(S) - c(S)$ of the algorithm against $\max_{|O|\le k} (1-1/e) f(O) - c(O)$",
                  instances=[s for s, kp in zip(labels, keep, strict=True) if kp],
                  found_by="random coverage instances (benchmark by enumeration) and the classical greedy-tight "
                  "family without costs, on which greedy reaches 1 - (1 - 1/k)^k of the optimum")
