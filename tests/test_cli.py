@@ -57,6 +57,16 @@ def test_usage_errors_exit_2(toy, tmp_path, capsys, argv, message):
     assert message in capsys.readouterr().err
 
 
+def test_unrelated_names_get_no_suggestion_and_a_missing_run_names_the_runs(toy, tmp_path, capsys):
+    assert exit_code(["list", "no_such_thing_at_all"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean" not in err and "`workbench list` shows them all" in err
+    db = str(tmp_path / "wb.sqlite")
+    assert cli.main(["run", "sine_below_identity", "--db", db, "--no-report", "-q"]) == 0
+    assert exit_code(["report", "--run", "99", "--db", db, "--out", str(tmp_path / "out")]) == 2
+    assert "has no run 99; its runs are 1" in capsys.readouterr().err
+
+
 def test_corrupt_database_exit_2_and_file_kept(toy, tmp_path, capsys):
     db = tmp_path / "wb.sqlite"
     db.write_bytes(b"garbage" * 200)

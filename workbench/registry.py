@@ -95,7 +95,7 @@ def select(selectors: list[str] | None = None, keyword: str | None = None,
             hits = [c for c in claims if sel in (c.paper.slug, c.id, c.name) or fnmatch.fnmatch(c.id, sel)]
             if not hits:
                 names = list(reg.papers) + [c.id for c in claims]
-                close = difflib.get_close_matches(sel, names, n=3, cutoff=0.5)
+                close = difflib.get_close_matches(sel, names, n=3, cutoff=0.7)
                 hint = f"; did you mean {', '.join(close)}?" if close else "; `workbench list` shows them all"
                 raise SelectionError(f"no paper or claim matches {sel!r}{hint}")
             chosen.update((c.id, c) for c in hits)

@@ -236,9 +236,12 @@ class Store:
                 row = self.conn.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
             else:
                 row = self.conn.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
+            ids = [r[0] for r in self.conn.execute("SELECT id FROM runs ORDER BY id").fetchall()] if row is None else []
         if row is None:
-            which = "no run yet" if run_id is None else f"no run {run_id}"
-            raise StoreError(f"{self.path} has {which}; start one with `workbench run`")
+            if not ids:
+                raise StoreError(f"{self.path} has no run yet; start one with `workbench run`")
+            shown = ", ".join(map(str, ids)) if len(ids) <= 10 else f"{ids[0]} to {ids[-1]}"
+            raise StoreError(f"{self.path} has no run {run_id}; its runs are {shown}")
         out = dict(row)
         out["selection"] = json.loads(out["selection"])
         out["metadata"] = json.loads(out["metadata"])
