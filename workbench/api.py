@@ -17,7 +17,14 @@ import joblib
 from .cache import SOLVERS, CacheKey, ResultCache, package_versions
 from .counterexamples import SearchSummary
 from .evidence import Verdict
-from .execute import ClaimResult, has_error, result_from_record, result_record, run_claim
+from .execute import (
+    ClaimResult,
+    has_error,
+    no_near_miss,
+    result_from_record,
+    result_record,
+    run_claim,
+)
 from .model import PROFILES, Claim, Registry
 from .registry import SelectionError, find_claim, load, select
 from .schedule import PhaseClock, claim_task, longest_first, parallel_unordered
@@ -500,7 +507,7 @@ def _run_cached(c: Claim, cache: ResultCache | None, **kw: Any) -> tuple[ClaimRe
 def _line(result: ClaimResult, provenance: str = "") -> str:
     colour = {"VERIFIED": "green", "REFUTED": "red", "INCONCLUSIVE": "yellow", "ERROR": "magenta"}
     v = result.verdict.value
-    none = result.grade == "sharp" and (result.outcome.decision.near_miss or {}).get("outcome") == "none"
+    none = no_near_miss(result.grade, result.outcome.decision.near_miss)
     grade = f" ({result.grade}{': no near miss' if none else ''})" if result.grade else ""
     ctl = ", ".join(o.verdict.value.lower() for _, o in result.controls)
     source = "from the cache" if provenance == "cache" else f"{result.seconds:.1f} s"

@@ -100,6 +100,13 @@ def grade(verdict: str, near_miss: dict[str, Any] | None) -> str | None:
     return "sharp" if is_sharp(near_miss) else "slack"
 
 
+def no_near_miss(grade_: str | None, near_miss: dict[str, Any] | None) -> bool:
+    """True for a claim graded sharp because it declares, with its reason, that no near miss
+    applies (an existence statement, a direction without a size): counted with the sharp ones and
+    said apart, since no wrong version of it was refuted."""
+    return grade_ == "sharp" and (near_miss or {}).get("outcome") == "none"
+
+
 def _evaluate(func: Any, ctx: Context, kind: str, uid: str, deadline: float, near_miss: Any = None,
               assess: bool = False) -> Outcome:
     """Run ``func(ctx)``, decide its evidence and, with ``assess``, its near miss (claims only)."""

@@ -16,6 +16,7 @@ from typing import Any
 
 import jinja2
 
+from . import execute
 from .figures import evidence_figure, sweep_figure
 from .figures import plt as _plt
 from .store import Store
@@ -76,11 +77,9 @@ ROLE_ORDER = {"headline": 0, "supporting": 1, "background": 2}
 
 
 def no_near_miss(result: dict[str, Any]) -> bool:
-    """True for a result graded sharp because it declares, with its reason, that no near miss
-    applies (an existence statement, a direction without a size): it is counted with the sharp
-    ones and said apart, since no wrong version of it was refuted."""
+    """:func:`workbench.execute.no_near_miss` for a stored result."""
     decision = (result.get("outcome") or {}).get("decision") or {}
-    return result.get("grade") == "sharp" and (decision.get("near_miss") or {}).get("outcome") == "none"
+    return execute.no_near_miss(result.get("grade"), decision.get("near_miss"))
 
 
 def headline_counts(claims: list[dict[str, Any]], not_checked: list[dict[str, str]] | None) -> dict[str, int]:
