@@ -49,6 +49,7 @@ def exit_code(argv):
     (["run", "--out", "/proc/forbidden/report"], "cannot write to /proc/forbidden/report"),
     (["show", "nothing_like_it"], "no paper or claim matches"),
     (["report", "--db", "/nonexistent/wb.sqlite"], "no database at"),
+    (["run", "--bogus"], "usage: workbench run"),  # the subcommand's own usage, not the general one
 ])
 def test_usage_errors_exit_2(toy, tmp_path, capsys, argv, message):
     if argv[0] == "run":

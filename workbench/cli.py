@@ -60,6 +60,7 @@ _jobs = _positive("jobs")
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Verify the claims of ML-theory papers and report on them.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser.subcommands = sub.choices  # each subcommand's parser, to name its own usage on an unknown option
 
     p = sub.add_parser("list", help="list papers and their claims")
     p.add_argument("selectors", nargs="*", help="paper slugs, claim ids or globs")
@@ -155,7 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # named by the subcommand's own usage line, not the general one
+        parser.subcommands[args.command].error(
+            f"unrecognized arguments: {' '.join(unknown)}")
     if getattr(args, "out", "") is None and getattr(args, "db", None) is not None:
         args.out = args.db.parent  # the report goes beside its database unless told otherwise
     out = Console(soft_wrap=True)
