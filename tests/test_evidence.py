@@ -113,6 +113,8 @@ def test_rate_of_constant_costs_is_an_exact_zero_slope():
     flat = np.full(n.shape, 3.0)
     assert decide(Rate(n, flat, exponent=1.0, why="exact")).verdict is V.REFUTED
     assert decide(Rate(n, flat, exponent=0.0, relation="<=", why="exact")).verdict is V.VERIFIED
+    exact = decide(Rate(n, 5.0 / n**2, exponent=-2.0, why="exact power law"))
+    assert exact.verdict is V.VERIFIED and exact.sharpness["short"] == "exponent -2 (exact fit)"
 
 
 def test_rate_too_noisy_is_inconclusive():

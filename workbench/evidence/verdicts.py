@@ -133,7 +133,8 @@ def sharpness_label(sharpness: dict[str, Any]) -> str:
     if measure == "tightness":
         return f"tightness {fmt(value, 2)}" if value is not None else "margin (no positive bound)"
     if measure in ("exponents not rejected", "strongest exponent verified"):
-        return f"exponent in [{fmt(span[0], 3)}, {fmt(span[1], 3)}]"
+        low, high = fmt(span[0], 3), fmt(span[1], 3)
+        return f"exponent {low} (exact fit)" if low == high else f"exponent in [{low}, {high}]"
     if measure == "largest probability verified":
         return f"P >= {fmt(value, 3)}"
     if measure == "smallest probability verified":
