@@ -173,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in ("list", "run", "show", "sweep", "search", "check"):
             from .registry import load
 
+            if not err.is_terminal and args.command in ("run", "sweep", "search"):
+                err.print("loading the papers' modules ...")  # a log otherwise shows nothing for these seconds
             with err.status("loading the papers' modules", spinner="dots"):  # a few seconds; shown on a terminal
                 load()
             _warn_load_errors()
