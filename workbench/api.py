@@ -27,7 +27,7 @@ from .execute import (
 )
 from .model import PROFILES, Claim, Registry
 from .registry import SelectionError, find_claim, load, select
-from .schedule import PhaseClock, claim_task, longest_first, parallel_unordered
+from .schedule import PhaseClock, claim_task, longest_first, parallel_unordered, quiet_highs_banner
 from .store import Store
 from .sweeps import SweepSummary, grid_points, parse_grid, run_sweep, run_sweeps
 
@@ -404,6 +404,7 @@ def _execute(store: Store, run_id: int, claims: list[Claim], *, profile: str, se
                     continue
             todo.append((c, key, why))
         parallel = jobs > 1 and backend == "loky" and in_registry and len(todo) > 1
+        quiet_highs_banner()
         if not parallel:
             if jobs > 1 and backend == "loky" and todo:
                 # Start the worker processes now, so their start-up is not charged to a claim's budget.

@@ -77,8 +77,39 @@ def parallel_unordered(tasks: list[Any], jobs: int, backend: str) -> Iterator[tu
 
 
 def _indexed(i: int, task: tuple[Callable[..., Any], tuple, dict]) -> tuple[int, Any]:
+    quiet_highs_banner()
     func, args, kwargs = task
     return i, func(*args, **kwargs)
+
+
+_BANNER_DONE = False
+
+
+def quiet_highs_banner() -> None:
+    """HiGHS writes its copyright banner to the process's standard output (file descriptor 1, past
+    Python) the first time a solver object is made in a process, whatever its options.  Making that
+    first object here, with descriptor 1 pointed at /dev/null, keeps the banner out of the run's log
+    between claim lines; later solves in the worker print nothing.  A no-op without highspy."""
+    global _BANNER_DONE
+    if _BANNER_DONE:
+        return
+    _BANNER_DONE = True
+    try:
+        import highspy
+    except ImportError:
+        return
+    import os
+    import sys
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 class PhaseClock:
