@@ -48,7 +48,7 @@ PAPER = Paper(
             r"$O(\epsilon^{-4})$ stochastic gradients.",
             "an upper bound over all losses and distributions of the class, whose step sizes, clipping "
             "level and constants are not public; on the instances that run here the measured exponent "
-            "is fixed by the step schedule (with steps c*delta the count is gap/(c*delta^2), and exact "
+            r"is fixed by the step schedule (with steps $c\delta$ the count is $\mathrm{gap}/(c\delta^2)$, and exact "
             "noise-free gradient descent with the same steps gives the same slope 2 while the clipping "
             "never fires), so a fit would test our schedule, not the theorem; the worst case over the "
             "class needs a lower-bound construction for this algorithm, which is not available",
@@ -129,7 +129,7 @@ def _duality(ctx, positive_part):
     problem = primal_problem(losses, data.lam)
     dual, _ = dual_minimum(losses, data.lam, positive_part=positive_part)
     return cvxpy_certificate(problem, dual, relation="=", rtol=1e-7,
-                             quantity="sup_Q E_Q loss - lam D_chi2(Q||P) (primal QP on the simplex)",
+                             quantity=r"$\sup_Q \mathbb E_Q\ell - \lambda D_{\chi^2}(Q\|P)$ (primal QP on the simplex)",
                              why="the primal QP is decided with CLARABEL's own accuracy; the dual's 1-D minimum "
                                  "is found by brentq to 1e-14; 1e-7 relative is the tolerance of the comparison")
 
@@ -149,7 +149,7 @@ def dual_reformulation(ctx):
     return _duality(ctx, True)
 
 
-@dual_reformulation.control("conjugate without the positive part: (s+2)^2/4 - 1")
+@dual_reformulation.control(r"conjugate without the positive part: $(s+2)^2/4 - 1$")
 def _(ctx):
     return _duality(ctx, False)
 
@@ -173,12 +173,12 @@ def eta_block_smoothness(ctx):
         measured.append(dual_derivatives(data, x, eta).d_eta_eta)
         bound.append(1.0 / (2 * ctx["lam_scale"] * data.lam))
     return Bound(measured, bound, relation="<=", atol=_slack(bound), attained=0.999,
-                 quantity="d^2L/deta^2 against 1/(2 lambda)",
+                 quantity=r"$\partial^2_{\eta\eta}L$ against $1/(2\lambda)$",
                  why=ROUNDING + "; attained within 0.1 %: with every sample active the two are equal "
                      "up to rounding")
 
 
-eta_block_smoothness.control("the bound with 2 lambda in place of lambda (constant halved)",
+eta_block_smoothness.control(r"the bound with $2\lambda$ in place of $\lambda$ (constant halved)",
                              params={"lam_scale": 2.0}, near_miss=True)
 
 
@@ -204,13 +204,13 @@ def cross_block_smoothness(ctx):
                            evaluations=ctx["evaluations"], label="cross term")
     return Bound(found.measured, found.bound, relation="<=", atol=_slack(found.bound), attained=0.95,
                  found_by=found.method, instances=found.instances,
-                 quantity="||grad_x d_eta L|| against G/(2 lambda)",
+                 quantity=r"$\|\nabla_x\partial_\eta L\|$ against $G/(2\lambda)$",
                  why=ROUNDING + "; attained within 5 %: the supremum over the family is the bound itself "
                      "(both samples active at r = sqrt 2 with parallel features), a search of this size "
                      "comes within a few percent of it")
 
 
-cross_block_smoothness.control("the bound with the constant G/(4 lambda), half the claimed one",
+cross_block_smoothness.control(r"the bound with the constant $G/(4\lambda)$, half the claimed one",
                                params={"scale": 0.5}, near_miss=True)
 
 
@@ -245,10 +245,10 @@ def _x_block(ctx):
         labels.append(f"robust-regression data, point {i}")
     return Bound(measured, bound, relation="<=", atol=_slack(bound), attained=0.95, found_by=found.method,
                  instances=labels,
-                 quantity="||grad^2_xx L|| against M (1 - d_eta L) + G^2/(2 lambda)",
+                 quantity=r"$\|\nabla^2_{xx}L\|$ against $M(1-\partial_\eta L) + G^2/(2\lambda)$",
                  why=ROUNDING + "; attained within 5 %: the supremum of the ratio is 1, approached as "
-                     "eta -> -inf with the curvature of every loss at M (the slope M binds) and as eta "
-                     "nears l + 2 lambda with every gradient of norm G (the intercept binds); the search "
+                     r"$\eta\to-\infty$ with the curvature of every loss at $M$ (the slope $M$ binds) and as "
+                     r"$\eta$ nears $\ell + 2\lambda$ with every gradient of norm G (the intercept binds); the search "
                      "reaches either corner")
 
 
@@ -273,12 +273,12 @@ def x_block_generalized_smoothness(ctx):
     return _x_block(ctx)
 
 
-x_block_generalized_smoothness.control("the slope M halved: M/2 (1 - d_eta L) + G^2/(2 lambda)",
+x_block_generalized_smoothness.control(r"the slope $M$ halved: $\frac M2(1-\partial_\eta L) + G^2/(2\lambda)$",
                                        params={"m_scale": 0.5}, near_miss=True)
-x_block_generalized_smoothness.control("the intercept halved: M (1 - d_eta L) + G^2/(4 lambda)",
+x_block_generalized_smoothness.control(r"the intercept halved: $M(1-\partial_\eta L) + G^2/(4\lambda)$",
                                        params={"g_scale": 0.5}, near_miss=True)
 x_block_generalized_smoothness.control(
-    "ordinary smoothness: the constant M + G^2/(2 lambda) of the level d_eta L = 0, not growing",
+    r"ordinary smoothness: the constant $M + G^2/(2\lambda)$ of the level $\partial_\eta L = 0$, not growing",
     params={"affine": 0})
 
 
@@ -290,7 +290,7 @@ def _pairs(ctx):
     for spread, level in ((0.0, 1.0), (0.0, 30.0), (2.0, 0.0), (20.0, 0.0), (5.0, 10.0)):
         losses, grads = opposite_pairs_instance(spread * lam * np.linspace(0.0, 1.0, 4), np.array([1.0, 0.0]))
         eta = float(losses.min() + lam * (2.0 - level) - 1e-9 * lam)   # every sample active
-        out.append((f"pairs: offsets spread {spread:g} lambda, activity {level:g}", losses, grads, eta))
+        out.append((f"pairs: offsets spread ${spread:g}\\lambda$, activity {level:g}", losses, grads, eta))
     return out
 
 
@@ -313,7 +313,7 @@ def _x_noise(ctx):
                  found_by="instances built to attain the bound (pairs of samples with opposite gradients "
                           "of norm G, every sample active, loss offsets spread so that either term "
                           "dominates), beside random points of a data set",
-                 quantity="E||g_x - grad_x L||^2 against sigma_0^2 + G^2 (1 - d_eta L)^2",
+                 quantity=r"$\mathbb E\|g_x - \nabla_x L\|^2$ against $\sigma_0^2 + G^2(1-\partial_\eta L)^2$",
                  why=ROUNDING + "; attained within 0.1 %: on the built pairs the two sides are equal in "
                      "exact arithmetic")
 
@@ -337,10 +337,10 @@ def partially_affine_variance(ctx):
     return _x_noise(ctx)
 
 
-partially_affine_variance.control("sigma_0^2 halved", params={"sigma0_scale": 0.5}, near_miss=True)
-partially_affine_variance.control("the affine coefficient halved: G^2 (1 - d_eta L)^2 / 2",
+partially_affine_variance.control(r"$\sigma_0^2$ halved", params={"sigma0_scale": 0.5}, near_miss=True)
+partially_affine_variance.control(r"the affine coefficient halved: $G^2(1-\partial_\eta L)^2/2$",
                                   params={"affine_scale": 0.5}, near_miss=True)
-partially_affine_variance.control("bounded variance: the affine term G^2 (1 - d_eta L)^2 dropped",
+partially_affine_variance.control(r"bounded variance: the affine term $G^2(1-\partial_\eta L)^2$ dropped",
                                   params={"affine_scale": 0.0})
 
 
@@ -371,10 +371,10 @@ def eta_noise_variance(ctx):
         bound.append(ctx["scale"] * vloss / (4 * data.lam**2))
         labels.append(f"robust-regression data, point {i}")
     return Bound(measured, bound, relation="<=", atol=_slack(bound), attained=0.999, instances=labels,
-                 quantity="Var(g_eta) against Var(loss)/(4 lambda^2)",
+                 quantity=r"$\mathrm{Var}(g_\eta)$ against $\mathrm{Var}(\ell)/(4\lambda^2)$",
                  why=ROUNDING + "; attained within 0.1 %: equal in exact arithmetic when every sample "
                      "is active")
 
 
-eta_noise_variance.control("the bound Var(loss)/(8 lambda^2), half the claimed one", params={"scale": 0.5},
+eta_noise_variance.control(r"the bound $\mathrm{Var}(\ell)/(8\lambda^2)$, half the claimed one", params={"scale": 0.5},
                            near_miss=True)

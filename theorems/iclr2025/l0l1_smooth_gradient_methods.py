@@ -48,9 +48,9 @@ from workbench import Bound, Certificate, NotChecked, Paper, Param, Rate, claim
 STEP_SOURCE = ("the optimal step size (3.2), the simplified (3.5) and the clipped (3.6), as the public "
                "implementation github.com/AnanasClassic/sirius_sota_2025_l0l1_smooth (src/optimizers/agmsdr.py) "
                "gives them with the paper's equation numbers")
-COMPLEXITY_SOURCE = ("the abstract, the summary https://www.sciencestack.ai/paper/2410.10800 (O(L0 R^2/eps + "
-                     "L1 R ln(F0/eps))) and Gaash, Levy & Carmon's related work (O(L0 R^2/T) with a "
-                     "min{L1^2 R^2, L1 R log} term); constants not read")
+COMPLEXITY_SOURCE = (r"the abstract, the summary https://www.sciencestack.ai/paper/2410.10800 "
+                     r"($O(L_0R^2/\varepsilon + L_1R\ln(F_0/\varepsilon))$) and Gaash, Levy & Carmon's related work "
+                     r"($O(L_0R^2/T)$ with a $\min\{L_1^2R^2, L_1R\log\}$ term); constants not read")
 
 PAPER = Paper(
     slug="l0l1_smooth_gradient_methods",
@@ -63,8 +63,8 @@ PAPER = Paper(
     not_checked=(
         NotChecked(r"The improved dependence of the convex complexities on $L_1$ (the paper's improvement over "
                    r"earlier $(L_0, L_1)$ bounds).",
-                   "on the Huber families that make the bounds bind, the L0 R^2/eps term dominates and the L1 term "
-                   "enters the checks only as an allowance: a version with the earlier bounds' L1 term passes as well; "
+                   r"on the Huber families that make the bounds bind, the $L_0R^2/\varepsilon$ term dominates and the "
+                   r"$L_1$ term enters the checks only as an allowance: a version with the earlier bounds' L1 term passes as well; "
                    "no instance was found where the L1 term binds, so the convex complexity checks are supporting",
                    role="headline"),
         NotChecked("Our approach significantly improves the best-known complexity bounds for convex objectives.",
@@ -76,10 +76,10 @@ PAPER = Paper(
                    "an upper bound whose tightness no computation here can show: performance estimation does not "
                    "cover the method (a line search and a coefficient that depends nonlinearly on function "
                    "values), and no family is known on which it needs that order of steps; on the lower-bound "
-                   "chain functions of every gradient-span method it stays near 0.1 of its L1 = 0 corner "
+                   r"chain functions of every gradient-span method it stays near 0.1 of its $L_1 = 0$ corner "
                    "bound (accelerated_rate_l1_zero, slack)", role="headline"),
         NotChecked("The gradient method with Polyak stepsizes achieves nearly the same complexity as methods that "
-                   "know (L0, L1).",
+                   r"know $(L_0, L_1)$.",
                    "an upper bound that no instance family known here makes bind: on the gradient method's "
                    "worst case (the Huber function) the Polyak step reaches the target in one step, and "
                    "performance estimation does not cover the step (it divides by the squared gradient norm), "
@@ -274,7 +274,7 @@ def _rate_evidence(ctx, curvature=1.0, constant=1.0):
                           "allows while the gradient keeps its level g")
 
 
-@claim(PAPER, role="headline", source="Nonconvex rate (abstract: recovers O(L0 F0/eps^2 + L1 F0/eps)); constant 3 "
+@claim(PAPER, role="headline", source=r"Nonconvex rate (abstract: recovers $O(L_0F_0/\varepsilon^2 + L_1F_0/\varepsilon)$); constant 3 "
                                       "from our descent lemma", evidence="bound",
        reconstructed_from="the abstract and " + STEP_SOURCE,
        statement=r"For $(L_0, L_1)$-smooth $f$ bounded below, the gradient method with the optimal step satisfies "
@@ -355,11 +355,13 @@ def _complexity_evidence(ctx, method, exponent=1.0, n_eps=None):
     sizes, costs = zip(*ctx.map(_huber_count, [(method, L0, L1, R, float(e)) for e in epss]), strict=True)
     tol = _complexity_tolerance(ctx)
     return Rate(sizes, costs, exponent=exponent, relation="=", tolerance=tol, max_halfwidth=0.1,
-                size_name="B = L0 R^2/eps + L1 R ln(F0/eps)", cost_name="iterations to f - f* <= eps",
-                why=f"the count is c B up to additive terms (the step's factor 1 - O(L1 ||grad f||/L0), the last "
-                    f"partial step, the L1 R part of B) that move log(count/B) by at most E = 3 L1 eps/(L0 R) + "
-                    f"16 eps/(L0 R^2) + L1 eps/(L0 R) at eps_max; a least-squares slope over the log-range W moves "
-                    f"by at most 3E/W = {tol:.3f}; half-width 0.1 leaves a quarter in the exponent refutable")
+                size_name=r"$B = L_0R^2/\varepsilon + L_1R\ln(F_0/\varepsilon)$",
+                cost_name=r"iterations to $f - f^* \leq \varepsilon$",
+                why=r"the count is $cB$ up to additive terms (the step's factor $1 - O(L_1\|\nabla f\|/L_0)$, the last "
+                    r"partial step, the $L_1R$ part of $B$) that move $\log(\mathrm{count}/B)$ by at most "
+                    r"$E = 3L_1\varepsilon/(L_0R) + 16\varepsilon/(L_0R^2) + L_1\varepsilon/(L_0R)$ at the largest "
+                    r"$\varepsilon$; a least-squares slope over the log-range $W$ moves "
+                    f"by at most $3E/W$ = {tol:.3f}; half-width 0.1 leaves a quarter in the exponent refutable")
 
 
 @claim(PAPER, role="supporting", source="Convex complexity of the gradient method (abstract: significantly improved)",
@@ -380,12 +382,12 @@ def convex_complexity_gradient_method(ctx):
     return _complexity_evidence(ctx, "l0l1")
 
 
-@convex_complexity_gradient_method.control("the accelerated order O(sqrt(L0 R^2/eps)) claimed for the gradient method")
+@convex_complexity_gradient_method.control(r"the accelerated order $O(\sqrt{L_0R^2/\varepsilon})$ claimed for the gradient method")
 def _(ctx):
     return _complexity_evidence(ctx, "l0l1", exponent=0.5, n_eps=4)
 
 
-@convex_complexity_gradient_method.control("the order (L0 R^2/eps)^(3/4), a quarter below the claimed exponent", near_miss=True)
+@convex_complexity_gradient_method.control(r"the order $(L_0R^2/\varepsilon)^{3/4}$, a quarter below the claimed exponent", near_miss=True)
 def _(ctx):
     return _complexity_evidence(ctx, "l0l1", exponent=0.75, n_eps=4)
 
@@ -404,19 +406,20 @@ def convex_complexity_clipped(ctx):
     return _complexity_evidence(ctx, "clipped")
 
 
-@convex_complexity_clipped.control("the accelerated order O(sqrt(L0 R^2/eps)) claimed for the clipped method")
+@convex_complexity_clipped.control(r"the accelerated order $O(\sqrt{L_0R^2/\varepsilon})$ claimed for the clipped method")
 def _(ctx):
     return _complexity_evidence(ctx, "clipped", exponent=0.5, n_eps=4)
 
 
-@convex_complexity_clipped.control("the order (L0 R^2/eps)^(3/4), a quarter below the claimed exponent", near_miss=True)
+@convex_complexity_clipped.control(r"the order $(L_0R^2/\varepsilon)^{3/4}$, a quarter below the claimed exponent", near_miss=True)
 def _(ctx):
     return _complexity_evidence(ctx, "clipped", exponent=0.75, n_eps=4)
 
 
 @claim(PAPER, role="supporting", source="Normalized gradient method (abstract: nearly the same complexity without "
                                       "knowing (L0, L1)); step parameter ours", evidence="rate",
-       reconstructed_from="the abstract; the step beta = sqrt(eps/L0) is ours (the paper's parameter not read)",
+       reconstructed_from=r"the abstract; the step $\beta = \sqrt{\varepsilon/L_0}$ is ours (the paper's parameter not "
+                          "read)",
        statement=r"For convex $(L_0, L_1)$-smooth $f$ the normalized gradient method "
        r"$x_{k+1} = x_k - \beta\frac{\nabla f(x_k)}{\|\nabla f(x_k)\|}$, $\beta = \sqrt{\varepsilon/L_0}$ (no $L_1$ "
        r"needed), reaches $\varepsilon$ within $O\big(\frac{L_0R^2}{\varepsilon} + L_1R\ln\frac{F_0}{\varepsilon}\big)$ "
@@ -431,12 +434,12 @@ def convex_complexity_normalized(ctx):
     return _complexity_evidence(ctx, "normalized")
 
 
-@convex_complexity_normalized.control("the accelerated order O(sqrt(L0 R^2/eps)) claimed for the normalized method")
+@convex_complexity_normalized.control(r"the accelerated order $O(\sqrt{L_0R^2/\varepsilon})$ claimed for the normalized method")
 def _(ctx):
     return _complexity_evidence(ctx, "normalized", exponent=0.5, n_eps=4)
 
 
-@convex_complexity_normalized.control("the order (L0 R^2/eps)^(3/4), a quarter below the claimed exponent", near_miss=True)
+@convex_complexity_normalized.control(r"the order $(L_0R^2/\varepsilon)^{3/4}$, a quarter below the claimed exponent", near_miss=True)
 def _(ctx):
     return _complexity_evidence(ctx, "normalized", exponent=0.75, n_eps=4)
 
@@ -461,9 +464,9 @@ def _wall_evidence(ctx, method):
     Rs = np.geomspace(ctx["r_min"], ctx["r_min"] * 10 ** ctx["decades"], ctx["n_R"]) / L1
     sizes, costs = zip(*ctx.map(_wall_count, [(method, L0, L1, float(R), ctx["eps"]) for R in Rs]), strict=True)
     return Rate(sizes, costs, exponent=2.0, relation="<=", tolerance=0.0, max_halfwidth=0.15,
-                size_name="L1 R", cost_name="iterations to f - f* <= eps",
-                why="the bound's L1 term is at most min{L1^2 R^2, L1 R ln(F0/eps)}, and on the wall ln F0 grows like "
-                    "L1 R: order (L1 R)^2, so a fitted exponent above 2 contradicts it (iteration counts are exact "
+                size_name=r"$L_1R$", cost_name=r"iterations to $f - f^* \leq \varepsilon$",
+                why=r"the bound's $L_1$ term is at most $\min\{L_1^2R^2, L_1R\ln(F_0/\varepsilon)\}$, and on the wall "
+                    r"$\ln F_0$ grows like $L_1R$: order $(L_1R)^2$, so a fitted exponent above 2 contradicts it (iteration counts are exact "
                     "integers: no allowance)")
 
 
@@ -557,7 +560,7 @@ def _convex_pep(ctx, gamma):
                        solver=res.solver, accuracy=res.accuracy, diagnostics=res.diagnostics(), quantity="worst-case f(x_N) - f* over convex L0-smooth f",
                        why="CLARABEL solves these SDPs to about 1e-9 relative (TOOLCHAIN.md); 1e-6 "
                            "covers the solver accuracy with margin. The reference is Drori & "
-                           "Teboulle's tight value, below the O(L0 R^2/eps) rate's L0 R^2/(2N)")
+                           r"Teboulle's tight value, below the $O(L_0R^2/\varepsilon)$ rate's $L_0R^2/(2N)$")
 
 
 @claim(PAPER, role="supporting", source="Convex gradient-method guarantee (abstract) in the limit L1 = 0, where the "
@@ -591,8 +594,8 @@ def _nonconvex_pep(ctx, gamma):
                        why="CLARABEL accuracy about 1e-9 relative; 1e-6 is a margin for it")
 
 
-@claim(PAPER, role="supporting", source="Nonconvex rate (abstract: recovers the known O(L0 F0/eps^2)) in the limit "
-                                        "L1 = 0; constant 2 from our descent lemma at L1 = 0", evidence="certificate",
+@claim(PAPER, role="supporting", source=r"Nonconvex rate (abstract: recovers the known $O(L_0F_0/\varepsilon^2)$) in the limit "
+                                        r"$L_1 = 0$; constant 2 from our descent lemma at L1 = 0", evidence="certificate",
        reconstructed_from="the abstract",
        statement=r"With $L_1 = 0$ the gradient method with the optimal step on any $L_0$-smooth (nonconvex) "
        r"$f$ satisfies $\min_{k \le N}\|\nabla f(x_k)\|^2 \le \frac{2L_0(f(x_0) - f(x_N))}{N}$.",

@@ -53,17 +53,18 @@ PAPER = Paper(
         NotChecked(r"The $(1 - 1/e - \varepsilon)$-approximation of maximum coverage by the paper's own sketch in a "
                    r"turnstile stream.",
                    "the sketch here is a stand-in of the same type (the paper's is not readable), and on the "
-                   "greedy-tight family at the sizes that run here greedy itself reaches 1 - (1 - 1/k)^k, well above "
-                   "1 - 1/e - eps, so the eps the sketch costs is never exercised: a claimed 1 - 1/e + 0.05 passes too; "
+                   r"greedy-tight family at the sizes that run here greedy itself reaches $1 - (1 - 1/k)^k$, well above "
+                   r"$1 - 1/e - \varepsilon$, so the $\varepsilon$ the sketch costs is never exercised: a claimed "
+                   r"$1 - 1/e + 0.05$ passes too; "
                    "the stand-in's check is kept as a supporting claim", role="headline"),
         NotChecked(r"The turnstile maximum-coverage algorithm uses $\tilde O(d/\varepsilon^3)$ space and "
                    r"$\mathrm{poly}\log n$ update time.",
-                   "an O~ upper bound with unpublished constants and polylogarithmic factors for a sketch that could "
-                   "not be read.  The approximation claim runs on a sketch whose size does not depend on n, but that "
+                   r"an $\tilde O$ upper bound with unpublished constants and polylogarithmic factors for a sketch that could "
+                   r"not be read.  The approximation claim runs on a sketch whose size does not depend on $n$, but that "
                    "size is set by our own rule, and counting its counters would fit our rule; the "
                    "smallest sketch that succeeds is set by how hard the instance is, and on every family we could "
                    "build (greedy-tight, planted) a sketch of a few hundred counters already reaches the guarantee, "
-                   "so no computation here tells d/eps^3 from d/eps^2 or d/eps.", role="headline"),
+                   r"so no computation here tells $d/\varepsilon^3$ from $d/\varepsilon^2$ or $d/\varepsilon$.", role="headline"),
         NotChecked(r"Turnstile streaming algorithms for targeted and general fingerprinting (which features pose the "
                    r"greatest re-identification risk).",
                    "the reductions from fingerprinting to coverage were not readable from the abstract and summaries "
@@ -192,8 +193,8 @@ def _approximation(ctx, ignore_deletions: bool, random_choice: bool = False) -> 
                           f"{', '.join(str(c) for c in sorted(counters))} counters whatever n")
 
 
-@claim(PAPER, source="Abstract and main theorem: (1 - 1/e - eps)-approximation in one pass over a turnstile stream, "
-       "with space independent of n",
+@claim(PAPER, source=r"Abstract and main theorem: $(1 - 1/e - \varepsilon)$-approximation in one pass over a turnstile stream, "
+       r"with space independent of $n$",
        evidence="bound", role="supporting",
        reconstructed_from=_READ + "; the sketch is our stand-in of the same type (geometric subsampling of items, one "
        "invertible Bloom lookup table of fixed size per level, greedy on the finest level that decodes)",
@@ -207,15 +208,15 @@ def _approximation(ctx, ignore_deletions: bool, random_choice: bool = False) -> 
        statement=r"The $k$ sets chosen from a fixed-size sketch (its size independent of $n$) of a turnstile stream "
        r"cover at least $(1-1/e-\varepsilon)\,\mathrm{OPT}$ items of the final incidence matrix (checked for every "
        r"hash seed drawn and every $n$).",
-       method="The classical greedy-tight instance (k = 4 optimal blocks, greedy sets beating them by one item at every "
-       "step; n = 5,124 and 20,484 items, full profile also 81,924) plus 8 small decoys padded by n/k fake incidences "
+       method=r"The classical greedy-tight instance ($k = 4$ optimal blocks, greedy sets beating them by one item at every "
+       r"step; $n$ = 5,124 and 20,484 items, full profile also 81,924) plus 8 small decoys padded by $n/k$ fake incidences "
        "each, inserted then deleted; exact OPT by enumeration.  The sketch keeps 12 levels of 3 x 11,090 counters "
-       "(room for 4 k ln(d)/eps^2 sampled items) whatever n, and greedy runs on the finest level that decodes; at these "
-       "sizes the sketch is not yet smaller than the input (about 2n incidences), which it becomes above n ~ 2 10^5.  With "
-       "eps = 0.1 the claimed factor 0.532 is close to greedy's own 0.684 here; for eps >= 0.2 the claim's slack "
-       "eps leaves its near miss unrefutable.")
+       r"(room for $4k\ln(d)/\varepsilon^2$ sampled items) whatever $n$, and greedy runs on the finest level that decodes; at these "
+       r"sizes the sketch is not yet smaller than the input (about $2n$ incidences), which it becomes above "
+       r"$n\approx2\cdot10^5$.  With $\varepsilon = 0.1$ the claimed factor 0.532 is close to greedy's own 0.684 here; "
+       r"for $\varepsilon\ge0.2$ the claim's slack $\varepsilon$ leaves its near miss unrefutable.")
 def sketch_greedy_approximation(ctx):
-    """Greedy on the fixed-size turnstile sketch achieves (1 - 1/e - eps) OPT on the greedy-tight instance."""
+    r"""Greedy on the fixed-size turnstile sketch achieves $(1 - 1/e - \varepsilon)\,\mathrm{OPT}$ on the greedy-tight instance."""
     return _approximation(ctx, ignore_deletions=False)
 
 
