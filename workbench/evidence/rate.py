@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
-from scipy import stats
 
 from .core import (
     Decision,
@@ -169,6 +168,8 @@ class Rate(Evidence):
         se = float(np.sqrt(residual @ residual / (n - 2) / (xc @ xc))) if n > 2 else float("inf")
         # Exact power laws (constant costs too) give a zero-width interval; floor it at the float
         # error of the fit (which the rules also allow: see RATE_FLOAT_ERROR).
+        # imported here, not at the top: it takes seconds that `workbench --help` need not wait
+        from scipy import stats
         half = max(float(stats.t.ppf(0.5 + self.level / 2, n - 2)) * se, RATE_FLOAT_ERROR)
         return slope, intercept, se, half
 
@@ -177,6 +178,7 @@ class Rate(Evidence):
         mean of ``log cost - exponent log size``, at ``level``)."""
         s, c = self._data()
         z = np.log(c) - float(self.exponent) * np.log(s)
+        from scipy import stats
         half = max(float(stats.t.ppf(0.5 + self.level / 2, z.size - 1)) * float(z.std(ddof=1)) / math.sqrt(z.size),
                    1e-9)
         return math.exp(z.mean()), math.exp(z.mean() - half), math.exp(z.mean() + half)

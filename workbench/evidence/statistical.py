@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
-from scipy import stats
 
 from .core import (
     TABLE_MAX,
@@ -39,6 +38,8 @@ def proportion_interval(successes: int, trials: int, level: float = 0.95,
     scipy_method = {"wilson": "wilson", "clopper-pearson": "exact"}.get(method)
     if scipy_method is None:
         raise ValueError(f"interval method must be 'wilson' or 'clopper-pearson', not {method!r}")
+    # imported here, not at the top: it takes seconds that `workbench --help` need not wait
+    from scipy import stats
     ci = stats.binomtest(int(successes), int(trials)).proportion_ci(confidence_level=level, method=scipy_method)
     return float(ci.low), float(ci.high)
 
@@ -246,6 +247,7 @@ class Comparison(Evidence):
             lo, hi = (float(q) for q in np.quantile(boots, [(1 - self.level) / 2, (1 + self.level) / 2]))
         else:
             sd = float(d.std(ddof=1))
+            from scipy import stats
             half = float(stats.t.ppf(0.5 + self.level / 2, d.size - 1)) * sd / math.sqrt(d.size)
             lo, hi = mean - half, mean + half
         # Work with e = sign * d: the claim is e < -margin.
