@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
 pytest_plugins = ["pytester"]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _papers_loaded_before_any_snapshot():
+    """pytester removes the modules a test imported when it ends, and a compiled extension cannot
+    be imported twice in one process: the papers (and what they import) are loaded first."""
+    from workbench.registry import load
+
+    load()
 
 
 def test_claims_are_items_named_after_module_and_claim(pytester):
@@ -82,4 +93,59 @@ def _(ctx):
     assert selected == 1 and collected - deselected == selected and collected > 100
     from workbench.registry import load
 
-    assert collected == len(load().claims) + 1  # every registered claim, and test_ok
+    assert collected == len(load().claims) + 1  # every registered claim (the conftest's among them), and test_ok
+
+
+def test_a_claim_may_declare_its_outcome_per_profile(pytester):
+    """expect={"quick": "INCONCLUSIVE", "full": "REFUTED"}: the full profile's item passes on REFUTED."""
+    pytester.makeconftest('''
+from workbench import Param, Proportion, Paper, claim
+
+P = Paper(slug="sized_paper", title="Sized", authors=("X",), venue="ICLR 2025", year=2025)
+
+@claim(P, role="headline", source="Thm 3", evidence="proportion", statement="$p \\\\ge 1/2$",
+       expect={"quick": "INCONCLUSIVE", "full": "REFUTED"},
+       expect_reason="the quick size cannot resolve p = 0.45 from 1/2; the full size refutes it",
+       params={"trials": Param(100, full=10000, doc="trials")})
+def resolved_at_full_size(ctx):
+    """A proportion 0.45 against 1/2."""
+    n = ctx["trials"]
+    return Proportion(int(0.45 * n), n, 0.5, why="toy")
+
+@resolved_at_full_size.control("nothing")
+def _(ctx):
+    return Proportion(0, 100, 0.5, why="toy")
+''')
+    result = pytester.runpytest("--wb-claims", "-k", "resolved_at_full_size", "--wb-profile", "full",
+                                "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_the_declared_outcome_follows_the_profile():
+    from workbench import Paper, Param, Proportion, claim
+    from workbench.execute import run_claim
+    from workbench.model import Registry
+
+    P = Paper(slug="p", title="P", authors=("X",), venue="ICLR 2025", year=2025)
+
+    def check(ctx):
+        """A proportion 0.45 against 1/2."""
+        return Proportion(int(0.45 * ctx["trials"]), ctx["trials"], 0.5, why="toy")
+
+    c = claim(P, role="headline", source="Thm", evidence="proportion", statement="$p$", registry=Registry(),
+              expect={"quick": "INCONCLUSIVE", "full": "REFUTED"}, expect_reason="size",
+              params={"trials": Param(100, full=10000, doc="trials")})(check)
+    assert (c.expected("quick"), c.expected("full")) == ("INCONCLUSIVE", "REFUTED")
+    for profile in ("quick", "full"):
+        result = run_claim(c, profile=profile)
+        assert result.verdict.value == result.expected == c.expected(profile)
+
+
+def test_an_outcome_declared_for_an_unknown_profile_is_refused():
+    from workbench import Paper, Proportion, claim
+    from workbench.model import ClaimDefinitionError, Registry
+
+    P = Paper(slug="p", title="P", authors=("X",), venue="ICLR 2025", year=2025)
+    with pytest.raises(ClaimDefinitionError, match="unknown profiles"):
+        claim(P, role="headline", source="Thm", evidence="proportion", statement="$p$", registry=Registry(),
+              expect={"fast": "REFUTED"}, expect_reason="r")(lambda ctx: Proportion(1, 2, 0.5, why="toy"))

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .model import ROLES, Claim, Paper, Registry
+from .model import PROFILES, ROLES, Claim, Paper, Registry
 
 CONFORMANCE_SEED = 20251129
 
@@ -54,8 +54,9 @@ def documentation_problems(claim: Claim) -> list[str]:
     texts = (claim.statement, claim.source, claim.paper.title, " ".join(claim.paper.authors), claim.paper.url or "")
     if any("REPLACE" in t for t in texts):
         out.append("still holds the template's REPLACE placeholders (title, authors, URL, source, statement)")
-    if claim.expect != "VERIFIED" and not claim.expect_reason.strip():
-        out.append(f"declared outcome {claim.expect} needs expect_reason")
+    declared = {claim.expected(p) for p in PROFILES} - {"VERIFIED"}
+    if declared and not claim.expect_reason.strip():
+        out.append(f"declared outcome {' / '.join(sorted(declared))} needs expect_reason")
     for name, param in claim.params.items():
         if not param.doc:
             out.append(f"parameter {name} needs a doc string (what it is, with its unit)")

@@ -79,6 +79,12 @@ class ClaimResult:
     verdict: Verdict = Verdict.ERROR
     note: str = ""
     seconds: float = 0.0
+    profile: str = "quick"
+
+    @property
+    def expected(self) -> str:
+        """The verdict the claim declares for this result's profile (VERIFIED unless declared)."""
+        return self.claim.expected(self.profile)
 
     @property
     def passed(self) -> bool:
@@ -172,7 +178,7 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = 0, jobs: int 
     controls = [(c, _evaluate(c.func, ctx(c.id, _overrides(claim, c)), claim.evidence, c.id, deadline))
                 for c in claim.controls]
     verdict, note = final_verdict(outcome.verdict, [o.verdict for _, o in controls], claim.reconstructed)
-    return ClaimResult(claim, values, outcome, controls, verdict, note, time.perf_counter() - start)
+    return ClaimResult(claim, values, outcome, controls, verdict, note, time.perf_counter() - start, profile)
 
 
 def uses_mpmath(claim: Claim) -> bool:
@@ -203,7 +209,7 @@ def _overrides(claim: Claim, control: Control) -> dict[str, Any]:
 def result_record(result: ClaimResult) -> dict[str, Any]:
     """A picklable record of ``result`` (outcomes by id, no function objects), for the cache."""
     return {"params": result.params, "outcome": result.outcome, "verdict": result.verdict,
-            "note": result.note, "seconds": result.seconds,
+            "note": result.note, "seconds": result.seconds, "profile": result.profile,
             "controls": [(ctl.id, o) for ctl, o in result.controls]}
 
 
@@ -217,4 +223,4 @@ def result_from_record(claim: Claim, record: dict[str, Any]) -> ClaimResult:
     by_id = {c.id: c for c in claim.controls}
     controls = [(by_id[cid], o) for cid, o in record["controls"] if cid in by_id]
     return ClaimResult(claim, record["params"], record["outcome"], controls, record["verdict"],
-                       record["note"], record["seconds"])
+                       record["note"], record["seconds"], record.get("profile", "quick"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -265,7 +265,7 @@ class Claim:
     budget: float = 120.0
     controls: list[Control] = field(default_factory=list)
     module: str = ""
-    expect: str = "VERIFIED"
+    expect: str | dict[str, str] = "VERIFIED"
     expect_reason: str = ""
     sweeps: list[dict[str, list[Any]]] = field(default_factory=list)
     diagram: Callable[[dict[str, Any]], Any] | None = None
@@ -283,6 +283,10 @@ class Claim:
         """First paragraph of the claim function's docstring."""
         doc = inspect.getdoc(self.func) or ""
         return doc.split("\n\n")[0].replace("\n", " ").strip()
+
+    def expected(self, profile: str) -> str:
+        """The verdict the check declares it reaches in ``profile`` (VERIFIED unless declared)."""
+        return self.expect if isinstance(self.expect, str) else self.expect.get(profile, "VERIFIED")
 
     def parameters(self, profile: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         """Parameter values for ``profile`` with ``overrides`` applied and checked.
@@ -402,7 +406,7 @@ def claim(
     params: dict[str, Param] | None = None,
     budget: float = 120.0,
     registry: Registry | None = None,
-    expect: str = "VERIFIED",
+    expect: str | Mapping[str, str] = "VERIFIED",
     expect_reason: str = "",
     sweeps: Sequence[dict[str, Sequence[Any]]] = (),
     diagram: Callable[[dict[str, Any]], Any] | None = None,
@@ -435,7 +439,9 @@ def claim(
         expect: the verdict the check is known to reach, when it is not VERIFIED: an honest
             INCONCLUSIVE (the claim cannot be decided by simulation at this size) or a REFUTED
             finding. The pytest item passes when the verdict is the expected one; the report and
-            the command line still show the verdict itself.  Needs ``expect_reason``.
+            the command line still show the verdict itself.  Needs ``expect_reason``.  A mapping
+            ``{"quick": "INCONCLUSIVE", "full": "REFUTED"}`` declares it per profile (a profile
+            not named expects VERIFIED): a finding the quick sizes cannot resolve.
         sweeps: grids over declared parameters (``{"n": [8, 16, 32], "lr": [0.1, 1.0]}``, the
             first axis slowest) that ``workbench run --sweeps`` runs after the claims; the
             report draws each (a curve for one axis, a phase diagram of verdicts for two).
@@ -454,10 +460,17 @@ def claim(
         raise ClaimDefinitionError(f"evidence kind {evidence!r} is not one of {EVIDENCE_KINDS}")
     if not statement.strip() or not source.strip():
         raise ClaimDefinitionError("a claim needs a statement and its source in the paper")
-    if expect not in ("VERIFIED", "INCONCLUSIVE", "REFUTED"):
-        raise ClaimDefinitionError(f"expect must be VERIFIED, INCONCLUSIVE or REFUTED, not {expect!r}")
-    if expect != "VERIFIED" and not expect_reason.strip():
-        raise ClaimDefinitionError(f"a claim expected to be {expect} needs expect_reason saying why")
+    declared = {profile: expect for profile in PROFILES} if isinstance(expect, str) else dict(expect)
+    if set(declared) - set(PROFILES):
+        raise ClaimDefinitionError(f"expect names unknown profiles {sorted(set(declared) - set(PROFILES))}; "
+                                   f"the profiles are {list(PROFILES)}")
+    for value in declared.values():
+        if value not in ("VERIFIED", "INCONCLUSIVE", "REFUTED"):
+            raise ClaimDefinitionError(f"expect must be VERIFIED, INCONCLUSIVE or REFUTED, not {value!r}")
+    unusual = sorted(set(declared.values()) - {"VERIFIED"})
+    if unusual and not expect_reason.strip():
+        raise ClaimDefinitionError(f"a claim expected to be {' / '.join(unusual)} needs expect_reason saying why")
+    expect = expect if isinstance(expect, str) else dict(expect)
 
     if diagram is not None and not callable(diagram):
         raise ClaimDefinitionError("diagram must be a function of the claim's parameters returning a figure")

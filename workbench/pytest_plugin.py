@@ -58,7 +58,7 @@ class ClaimItem(pytest.Item):
         self.user_properties.append(("verdict", result.verdict.value))
         self.user_properties.append(("grade", result.grade or ""))
         self.user_properties.append(("role", self.claim.role))
-        if result.verdict.value != self.claim.expect:
+        if result.verdict.value != result.expected:
             raise ClaimFailure(result)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
@@ -66,7 +66,7 @@ class ClaimItem(pytest.Item):
             return super().repr_failure(excinfo)
         r = excinfo.value.result
         lines = [f"{r.claim.id}: {r.verdict.value}" + (f" ({r.note})" if r.note else "")
-                 + (f"; expected {r.claim.expect}" if r.claim.expect != "VERIFIED" else ""),
+                 + (f"; expected {r.expected}" if r.expected != "VERIFIED" else ""),
                  f"  statement ({r.claim.source}): {r.claim.statement}",
                  f"  evidence ({r.claim.evidence}): {r.outcome.verdict.value}: {r.outcome.decision.summary}"]
         if r.outcome.decision.sharpness:

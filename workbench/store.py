@@ -270,7 +270,7 @@ class Store:
                 "evidence_kind": c.evidence, "reconstructed": int(c.reconstructed),
                 "params": json.dumps(result.params, default=str), "verdict": result.verdict.value,
                 "note": result.note, "seconds": result.seconds, "finished": _now(), "provenance": provenance,
-                "expect": c.expect, "expect_reason": c.expect_reason, "role": c.role,
+                "expect": result.expected, "expect_reason": c.expect_reason, "role": c.role,
                 "reconstructed_from": c.reconstructed_from,
                 "near_miss": json.dumps(c.near_miss.as_dict()) if c.near_miss is not None else None,
             }
