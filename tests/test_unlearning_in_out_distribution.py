@@ -377,3 +377,38 @@ def test_robust_unlearning_outputs_are_consistent():
     assert out["divergence"] <= 1.0 and out["excess_risk"] <= 1e-3
     assert out["sigma"] == pytest.approx(noise_for_radius(out["radius"], 2.0, 1.0))
     assert out["unlearning_steps"] <= out["retraining_steps"]
+
+
+def test_robust_unlearning_divergence_matches_gaussian_renyi_and_noise_scaling():
+    rng = np.random.default_rng(8)
+    X, y = ridge_data(rng, 80, 3, 0.3)
+    y[:2] = 1e3
+    base = robust_noisy_unlearning(X, y, [0, 1], 0.05, 2, 1e-4, 4.0, 0.5, 200)
+    cut = robust_noisy_unlearning(X, y, [0, 1], 0.05, 2, 1e-4, 4.0, 0.5, 200, noise_factor=0.8)
+    # D_q of N(a, s^2 I) from N(b, s^2 I) is q ||a - b||^2 / (2 s^2): 1/0.8^2 times larger at 0.8 s
+    assert cut["divergence"] == pytest.approx(base["divergence"] / 0.64, rel=1e-12)
+    assert cut["sigma"] == pytest.approx(0.8 * base["sigma"], rel=1e-15)
+    # the independent implementation (checked against mpmath quadrature above), on a 1-D projection
+    ref = renyi_divergence_gaussians(np.array([base["distance"]]), np.array([0.0]), base["sigma"], order=4.0)
+    assert base["divergence"] == pytest.approx(ref, rel=1e-12)
+    # the certificate factors: D/eps is the square of their product; each is at most its ceiling
+    assert base["divergence"] / 0.5 == pytest.approx((base["strong_convexity_factor"] * base["stopping_factor"]) ** 2,
+                                                     rel=1e-9)
+    assert 0 < base["strong_convexity_factor"] <= base["curvature_ratio"] + 1e-12 <= 1 + 1e-12
+    assert base["stopping_factor"] <= 1
+    with pytest.raises(ValueError, match="noise_factor"):
+        robust_noisy_unlearning(X, y, [0, 1], 0.05, 2, 1e-4, 4.0, 0.5, 200, noise_factor=0.0)
+
+
+def test_curvature_ratio_of_an_axis_design_by_hand():
+    # rows +-e_1 and +-s e_2 in equal numbers: retain Hessian diag(1/2 + mu, s^2/2 + mu) exactly
+    mu, s, n = 0.05, 0.1, 40
+    X = np.zeros((n + 2, 2))
+    X[:n:2, 0] = np.where(np.arange(n // 2) % 2 == 0, 1.0, -1.0)
+    X[1:n:2, 1] = s * np.where(np.arange(n // 2) % 2 == 0, 1.0, -1.0)
+    X[n:] = [1.0, 0.0]                                   # the two forget points
+    y = np.concatenate([np.linspace(-1, 1, n), [500.0, 450.0]])
+    out = robust_noisy_unlearning(X, y, [n, n + 1], mu, 2, 1e-6, 2.0, 1.0, 300)
+    assert out["curvature_ratio"] == pytest.approx(mu / (s**2 / 2 + mu), rel=1e-12)
+    # after enough steps the error lies along e_2, so strong convexity nearly binds
+    assert out["strong_convexity_factor"] <= out["curvature_ratio"] + 1e-12

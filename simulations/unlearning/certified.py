@@ -164,21 +164,37 @@ def descend_until_certified(X, y, mu: float, theta0, radius: float, step: float,
 
 
 def robust_noisy_unlearning(X, y, forget, mu: float, trim: int, alpha: float, order: float,
-                            renyi_epsilon: float, train_steps: int, smoothness: float | None = None) -> dict[str, float]:
+                            renyi_epsilon: float, train_steps: int, smoothness: float | None = None,
+                            noise_factor: float = 1.0) -> dict[str, float]:
     """Algorithm 2 (robust training and noisy minimiser approximation) on ridge regression, exactly.
 
     Learning: gradient descent from 0 whose per-sample gradients are aggregated by the
     coordinate-wise trimmed mean (``trim`` at each end), ``train_steps`` steps of size 1/beta.
     Unlearning the forget set: plain gradient descent on the retain risk from the robust model
     until ||grad|| <= mu Delta (Delta = :func:`utility_radius` with beta the retain risk's
-    smoothness), then Gaussian noise sigma = Delta sqrt(q / (2 eps)).  Reference (retraining):
-    argmin of the retain risk plus the same noise.
+    smoothness), then Gaussian noise sigma = Delta sqrt(q / (2 eps)) (times ``noise_factor``, 1 for
+    the method).  Reference (retraining): argmin of the retain risk plus the same noise.
+
+    The certificate rests on two inequalities, whose slack is returned factor by factor:
+    ||theta_U - theta*|| <= ||grad F(theta_U)|| / mu (strong convexity; equality when the error
+    lies along a direction of curvature exactly mu) and ||grad F(theta_U)|| <= mu Delta (the
+    stopping rule; equality when the last step lands on the threshold).  With noise_factor 1,
+    divergence / eps = (strong_convexity_factor * stopping_factor)^2.
 
     Returns:
         dict with ``divergence`` (D_q of the two released Gaussians, exact), ``excess_risk``
         (expected excess retain risk of the released model, exact), ``unlearning_steps``,
-        ``retraining_steps`` (the same descent from 0), ``radius``, ``sigma``, ``start_distance``.
+        ``retraining_steps`` (the same descent from 0), ``radius`` (Delta), ``sigma`` (the
+        released noise), ``start_distance`` (||theta_trained - theta*||), ``distance``
+        (||theta_U - theta*||), ``strong_convexity_factor`` (mu distance / ||grad F(theta_U)||, in
+        (0, 1]), ``stopping_factor`` (||grad F(theta_U)|| / (mu Delta), in [0, 1]) and
+        ``curvature_ratio`` (mu / lambda_min of the retain Hessian: the largest the strong-convexity
+        factor can be).
+    Raises:
+        ValueError: on a non-positive ``noise_factor`` (and as the functions called).
     """
+    if not noise_factor > 0:
+        raise ValueError(f"noise_factor must be positive (1 = the calibrated noise), got {noise_factor}")
     X, y = _check_data(X, y)
     n, dim = X.shape
     keep = np.setdiff1d(np.arange(n), np.asarray(forget, dtype=int))
@@ -187,11 +203,17 @@ def robust_noisy_unlearning(X, y, forget, mu: float, trim: int, alpha: float, or
     step = 1.0 / beta
     trained = robust_gradient_descent(X, y, mu, trim, np.zeros(dim), step, train_steps)
     radius = utility_radius(alpha, beta, dim, order, renyi_epsilon)
-    sigma = noise_for_radius(radius, order, renyi_epsilon)
-    target = ridge_erm(Xr, yr, mu)
+    sigma = noise_factor * noise_for_radius(radius, order, renyi_epsilon)
+    hessian = ridge_hessian(Xr, mu)
+    target = np.linalg.solve(hessian, Xr.T @ yr / Xr.shape[0])
     unlearned, t_u = descend_until_certified(Xr, yr, mu, trained, radius, step)
     _, t_r = descend_until_certified(Xr, yr, mu, np.zeros(dim), radius, step)
-    return {"divergence": order * float(np.sum((unlearned - target) ** 2)) / (2 * sigma**2),
+    distance = float(np.linalg.norm(unlearned - target))
+    gradient = float(np.linalg.norm(hessian @ unlearned - Xr.T @ yr / Xr.shape[0]))
+    return {"divergence": order * distance**2 / (2 * sigma**2),
             "excess_risk": ridge_noisy_excess_risk(Xr, yr, mu, unlearned, sigma),
             "unlearning_steps": t_u, "retraining_steps": t_r, "radius": radius, "sigma": sigma,
-            "start_distance": float(np.linalg.norm(trained - target))}
+            "start_distance": float(np.linalg.norm(trained - target)), "distance": distance,
+            "strong_convexity_factor": mu * distance / gradient if gradient > 0 else 1.0,
+            "stopping_factor": gradient / (mu * radius),
+            "curvature_ratio": mu / float(np.linalg.eigvalsh(hessian)[0])}

@@ -69,13 +69,6 @@ PAPER = Paper(
     arxiv="2412.09119",
     url="https://arxiv.org/abs/2412.09119",
     not_checked=(
-        NotChecked(r"Algorithm 2's Rényi certificate for out-of-distribution forget data, as a guarantee that half "
-                   r"the noise could be told from.",
-                   "the certificate binds only when the descent stops at the threshold the paper's constants set; "
-                   "those constants could not be read, and with ours the model stops well inside the ball, so the "
-                   "divergence is 0.05 of the bound and a bound halved verifies too (the utility and step-count parts "
-                   "are checked, the utility one sharply, in the supporting claim robust_noisy_gd_unlearning)",
-                   "headline"),
         NotChecked(r"Empirical risk minimisation with output perturbation achieves \emph{tight} "
                    r"unlearning-utility-complexity trade-offs for in-distribution forget data.",
                    "tightness is a lower bound over all certified unlearning algorithms, which no run of particular "
@@ -94,8 +87,10 @@ PAPER = Paper(
                    "instances.", role="headline"),
         NotChecked(r"Algorithm 2's interpolation-error bound and its constant-factor deletion capacity for "
                    r"out-of-distribution data.",
-                   "the bound's exact form and constants could not be read; the robust method is checked on its "
-                   "certificate, utility and unlearning time instead.", role="supporting"),
+                   "the bound's exact form and constants could not be read, so neither it nor an a-priori unlearning "
+                   "step count derived from it can be computed; the robust method is checked with the a-posteriori "
+                   "stopping rule (gradient norm <= mu Delta), on its certificate, utility and unlearning time.",
+                   role="supporting"),
     ),
 )
 
@@ -395,53 +390,152 @@ ood_unlearning_slower_than_retraining.control("a mildly out-of-distribution poin
 
 
 # --------------------------------------------------------------------------- Algorithm 2
+def algorithm2_instance(params: dict, X, y, n_outliers: int, mu: float, trim: int, alpha: float, order: float,
+                        renyi_epsilon: float, train_steps: int, noise_factor: float) -> dict[str, float]:
+    """Algorithm 2 on the Gaussian-design instance (X, y) modified by ``params``; the outliers are the first f points.
+
+    ``params`` may hold (each optional):
+      * ``magnitude``: the outliers' labels become magnitude times the label range of ``y`` (alternately
+        x1 and x0.9, so that no two coincide);
+      * ``weak_scale``: the last feature of every point is multiplied by it, so that the retain
+        Hessian's smallest curvature approaches mu (the case where strong convexity is an equality);
+      * ``alpha``: the utility budget (else the given one);
+      * ``x{k}_{j}`` and ``label{k}`` for outlier k: its position (direction (x{k}_0, ..., x{k}_{d-1}),
+        norm the data's largest) and its label, sign(label{k}) 10^|label{k}| times the label range.
+    Returns the dict of :func:`simulations.unlearning.robust_noisy_unlearning`.
+    """
+    X, y = X.copy(), y.copy()
+    n, dim = X.shape
+    y_range = float(np.max(np.abs(y)))
+    if "magnitude" in params:
+        y[:n_outliers] = float(params["magnitude"]) * y_range * np.where(np.arange(n_outliers) % 2 == 0, 1.0, 0.9)
+    if "weak_scale" in params:
+        X[:, -1] *= float(params["weak_scale"])
+    radius = float(np.max(np.linalg.norm(X, axis=1)))
+    for k in range(n_outliers):
+        if f"label{k}" in params:
+            v = np.array([float(params[f"x{k}_{j}"]) for j in range(dim)])
+            X[k] = radius * v / max(float(np.linalg.norm(v)), 1e-12)
+            lab = float(params[f"label{k}"])
+            y[k] = np.sign(lab) * 10 ** abs(lab) * y_range
+    return robust_noisy_unlearning(X, y, np.arange(n_outliers), mu, trim, float(params.get("alpha", alpha)), order,
+                                   renyi_epsilon, train_steps, noise_factor=noise_factor)
+
+
+class _Algorithm2Runs:
+    """``(measured, bound)`` of one Algorithm 2 instance for an adversarial search, remembering each run.
+
+    ``target`` is "certificate" (D_q, eps) or "time" (unlearning steps, retraining steps).  The
+    runs made in this process are kept, so the pieces the search does not maximise are read
+    without running the instance again (runs made in worker processes are redone here).
+    """
+
+    def __init__(self, target: str, **common) -> None:
+        self.target, self.common, self.runs = target, common, {}
+
+    def run(self, params: dict) -> dict[str, float]:
+        key = tuple(sorted(params.items()))
+        if key not in self.runs:
+            self.runs[key] = algorithm2_instance(params, **self.common)
+        return self.runs[key]
+
+    def __call__(self, params: dict) -> tuple[float, float]:
+        out = self.run(params)
+        if self.target == "certificate":
+            return out["divergence"], self.common["renyi_epsilon"]
+        return float(out["unlearning_steps"]), float(out["retraining_steps"])
+
+
 def _robust(ctx, trim: int) -> AllOf:
-    X, y, y_range = _instance(ctx)
-    f, scales = ctx["n_outliers"], ctx["ood_scales"]
-    div, risk, t_u, t_r = [], [], [], []
-    for scale in scales:
-        yc = y.copy()
-        yc[:f] = scale * y_range * np.where(np.arange(f) % 2 == 0, 1.0, 0.9)
-        out = robust_noisy_unlearning(X, yc, np.arange(f), ctx["mu"], trim, ctx["alpha"], ctx["order"],
-                                      ctx["renyi_epsilon"], ctx["train_steps"])
-        div.append(out["divergence"])
-        risk.append(out["excess_risk"])
-        t_u.append(out["unlearning_steps"])
-        t_r.append(out["retraining_steps"])
-    labels = [f"outliers x{s:g}" for s in scales]
+    X, y, _ = _instance(ctx)
+    f, dim = ctx["n_outliers"], ctx["d"]
+    common = {"X": X, "y": y, "n_outliers": f, "mu": ctx["mu"], "trim": trim, "alpha": ctx["alpha"],
+              "order": ctx["order"], "renyi_epsilon": ctx["renyi_epsilon"], "train_steps": ctx["train_steps"],
+              "noise_factor": ctx["noise_factor"]}
+    # the retain geometry where the certificate's inequalities bind (certificate: every dataset)
+    by_geometry, by_placement = _Algorithm2Runs("certificate", **common), _Algorithm2Runs("time", **common)
+    geometry = ctx.worst_case(by_geometry,
+                              {"weak_scale": (1e-3, 1.0, "log"), "alpha": (1e-8, 0.1, "log"),
+                               "magnitude": (1.0, 1e4, "log")},
+                              evaluations=ctx["evaluations"], label="retain geometry")
+    # the outliers' positions and labels that make unlearning slowest against retraining
+    placement = {f"x{k}_{j}": (-1.0, 1.0) for k in range(f) for j in range(dim)} | \
+        {f"label{k}": (-4.0, 4.0) for k in range(f)}
+    placed = ctx.worst_case(by_placement, placement,
+                            evaluations=ctx["evaluations"], label="outlier placement")
+    scaled = [{"magnitude": s} for s in ctx["ood_scales"]]
+    runs = ([by_geometry.run(p) for p in scaled + geometry.params] + [by_placement.run(p) for p in placed.params])
+    labels = ([f"outliers x{s:g}" for s in ctx["ood_scales"]] + [f"geometry: {i}" for i in geometry.instances]
+              + [f"placement {i + 1} (labels {', '.join(f'{p[k]:+.2f}' for k in p if k.startswith('label'))} "
+                 f"in signed log10 of the range)" for i, p in enumerate(placed.params)])
+    n_scaled, n_geometry = len(scaled), len(geometry.params)
+    timed = runs[:n_scaled] + runs[n_scaled + n_geometry:]
+    timed_labels = labels[:n_scaled] + labels[n_scaled + n_geometry:]
+    method = ("the Gaussian design with outlier labels 1 to 10^4 times the range, then "
+              + geometry.method.replace("adversarial search", "a search of the retain geometry")
+              + " (maximising D_q/eps), then "
+              + placed.method.replace("adversarial search", "a search of the outliers' positions and labels")
+              + " (maximising unlearning/retraining steps)")
     return AllOf([
-        Bound(div, ctx["renyi_epsilon"], relation="<=", rtol=1e-9, quantity="exact Rényi divergence D_q",
-              why="closed-form Gaussian divergence of float64 minimisers: rounding far below 1e-9", instances=labels),
-        Bound(risk, ctx["alpha"], relation="<=", rtol=1e-9, quantity="expected excess retain risk",
-              why="exact for a quadratic risk: rounding far below 1e-9", instances=labels),
-        Bound(t_u, t_r, relation="<=", quantity="unlearning steps (vs retraining steps)",
-              why="iteration counts are integers: no slack", instances=labels),
+        Bound([r["divergence"] for r in runs], ctx["renyi_epsilon"], relation="<=", rtol=1e-9,
+              quantity="exact Rényi divergence D_q", instances=labels, found_by=method,
+              why="closed-form Gaussian divergence of float64 minimisers (linear solves, relative error ~1e-13 "
+                  "for the condition numbers searched, <= 1/mu = 20): rounding far below 1e-9"),
+        Bound([r["excess_risk"] for r in runs], [float(p.get("alpha", ctx["alpha"])) for p in
+                                                  scaled + geometry.params + placed.params],
+              relation="<=", rtol=1e-9, quantity="expected excess retain risk", instances=labels, found_by=method,
+              why="exact for a quadratic risk: rounding far below 1e-9"),
+        # the time statement is about the Gaussian-design retain data: the geometry search changes them
+        Bound([r["unlearning_steps"] for r in timed], [r["retraining_steps"] for r in timed], relation="<=",
+              quantity="unlearning steps (vs retraining steps)", instances=timed_labels,
+              found_by="the Gaussian design with outlier labels 1 to 10^4 times the range, then " + placed.method.replace(
+                  "adversarial search", "a search of the outliers' positions and labels"),
+              why="iteration counts are integers: no slack"),
     ], labels=["certificate", "utility", "unlearning time <= retraining time"])
 
 
-@claim(PAPER, source="Algorithm 2 (unlearning via robust training and noisy minimizer approximation): amortised "
-       "unlearning time for out-of-distribution forget data without compromising utility", evidence="all",
-       role="supporting",
+@claim(PAPER, source="Algorithm 2 (unlearning via robust training and noisy minimizer approximation): certified "
+       "unlearning of out-of-distribution forget data, amortised unlearning time, without compromising utility",
+       evidence="all", role="headline",
        reconstructed_from=_READ + "; robust training as gradient descent with coordinate-wise trimmed means "
        "(sciencestack summary); stopping rule and constants ours",
        params={**_DATA, **_CERT,
                "alpha": Param(1e-4, low=1e-8, high=1.0, doc="utility budget alpha"),
                "n_outliers": Param(2, low=1, high=20, doc="out-of-distribution forget points f"),
                "trim": Param(2, low=0, high=20, doc="entries trimmed at each end per coordinate (>= f)"),
-               "train_steps": Param(400, full=800, low=50, high=10**5, doc="steps of trimmed-mean training"),
+               "train_steps": Param(200, full=800, low=50, high=10**5,
+                                   doc="steps of trimmed-mean training (contraction <= 1 - mu/beta ~ 0.85 per "
+                                       "step here: 200 steps reach float64 accuracy)"),
                "ood_scales": Param((1.0, 10.0, 100.0, 1000.0, 10000.0),
-                                   doc="outlier labels, in multiples of the data's label range")},
+                                   doc="outlier labels, in multiples of the data's label range"),
+               "evaluations": Param(60, full=240, low=10, high=10**5,
+                                    doc="instances evaluated by each of the two adversarial searches"),
+               "noise_factor": Param(1.0, low=1e-6, high=100.0, doc="released noise as a multiple of the calibrated "
+                                     "sigma (1 = the method)")},
        statement=r"Train by gradient descent with coordinate-wise trimmed-mean aggregation (trim $\ge f$); to unlearn "
        r"$f$ out-of-distribution points, descend on the retain risk from the trained model until "
-       r"$\|\nabla F_{S\setminus S_f}\|\le\mu\Delta$ and add $\mathcal N(0,\sigma^2 I)$.  Whatever the outliers' "
-       r"magnitude, the result is $(q,\varepsilon)$-Rényi unlearning, $\alpha$-accurate on the retain set, and "
-       r"takes no more gradient steps than retraining from $0$.",
-       method="Gaussian-design ridge regression (n = 200, d = 5, mu = 0.05) with two forget points whose labels are "
-       "1 to 10^4 times the label range; exact divergence and expected excess risk, exact step counts.  The "
-       "certificate holds with room (the stopping rule leaves the model well inside Delta); the utility binds.  "
-       "Slack, and why: the certificate piece is met at 0.05 of its bound (our stopping rule, not the paper's "
-       "constants), so a certificate claimed with half the noise verifies too; the headline is listed as not "
-       "checked sharply.")
+       r"$\|\nabla F_{S\setminus S_f}\|\le\mu\Delta$ and add $\mathcal N(0,\sigma^2 I)$, "
+       r"$\sigma=\Delta\sqrt{q/(2\varepsilon)}$.  On every ridge dataset, whatever the outliers, the result is "
+       r"$(q,\varepsilon)$-Rényi unlearning and $\alpha$-accurate on the retain set; on the Gaussian-design retain "
+       r"data, wherever the outliers sit and whatever their labels, it takes no more gradient steps than "
+       r"retraining from $0$.",
+       method="Ridge regression (n = 200, d = 5, mu = 0.05) with two forget points; exact divergence, exact expected "
+       "excess risk, exact step counts.  Instances: the Gaussian design with outlier labels 1 to 10^4 times the label "
+       "range; a search of the retain geometry (the last feature scaled down, the budget alpha, the outliers' "
+       "magnitude) maximising D_q/eps; a search of the outliers' positions and labels maximising the ratio of "
+       "unlearning to retraining steps.  The certificate is the product of two inequalities, "
+       "||theta_U - theta*|| <= ||grad F||/mu (strong convexity) and ||grad F|| <= mu Delta (the stopping rule): "
+       "D_q/eps is the square of the product of their ratios.  On the Gaussian design the stopping ratio is already "
+       "0.95 but the strong-convexity ratio is 0.23, under its ceiling mu/lambda_min(H) = 0.25 (the design's "
+       "curvature is four times mu), which left the certificate at 0.05 of its bound; where the retain data barely "
+       "excite one direction its curvature approaches mu, the descent's error aligns with that direction and both "
+       "ratios approach 1 (search maxima 0.9998 and 0.997), so the certificate binds.  The trimmed-mean start does "
+       "not enter the certificate (the stopping rule certifies the distance a posteriori, whatever the training "
+       "produced); it sets the unlearning time.  The time statement is checked on the Gaussian-design retain data "
+       "only, as stated (the geometry search changes the retain data): on other retain data it can fail by a step "
+       "(the geometry search of seed 1 finds unlearning in 10 steps against 9 for retraining, at weak_scale 0.75, "
+       "although the trained model starts 20 times closer than 0), because the step count to a gradient threshold "
+       "depends on the direction of the start's error, not only on its size.")
 def robust_noisy_gd_unlearning(ctx):
     """Robust training makes out-of-distribution unlearning certified, accurate and no slower than retraining."""
     return _robust(ctx, ctx["trim"])
@@ -450,6 +544,8 @@ def robust_noisy_gd_unlearning(ctx):
 robust_noisy_gd_unlearning.control("no trimming (trim 0: plain ERM training)", params={"trim": 0})
 robust_noisy_gd_unlearning.control("trim one less than the number of outliers (trim 1 for f = 2)",
                                    params={"trim": 1}, near_miss=True)
+robust_noisy_gd_unlearning.control("noise 0.8 times the calibrated sigma (a constant 20% too small)",
+                                   params={"noise_factor": 0.8}, near_miss=True)
 
 
 # --------------------------------------------------------------------------- deletion capacity
