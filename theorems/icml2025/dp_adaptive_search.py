@@ -215,9 +215,8 @@ def below_crossover(ctx):
 
 
 # --------------------------------------------------------------------------- the adaptive attack on a concrete structure
-_ATTACK_SOURCE = ("Introduction: adaptively chosen queries break the independence a randomised sketch relies on "
-                  "(Hardt & Woodruff, STOC 2013; Cherapanamjeri & Nelson, NeurIPS 2020), which is why the copies are "
-                  "aggregated privately")
+_ATTACK_SOURCE = ("adaptively chosen queries break the independence a randomised sketch relies on (Hardt & Woodruff, "
+                  "STOC 2013; Cherapanamjeri & Nelson, NeurIPS 2020), the motivation for aggregating copies privately")
 _STRUCTURE = (r"$k$ independent copies of a Gaussian Johnson-Lindenstrauss nearest-neighbour structure ($m$ rows, "
               r"entries $N(0,1/m)$, answer $\arg\min_i \|\Pi(q-x_i)\|$) over the data $\{0, e_1\}$")
 _ATTACK_METHOD = ("The adversary alternates probes q = e_1/2 + e_i (equidistant from both points: either answer is "
