@@ -61,11 +61,12 @@ PAPER = Paper(
                    "a statement over all adversaries (privacy turned into correctness by a transfer theorem); "
                    "computations can run particular attacks only.  One attack is run here (claims below, on a concrete "
                    "JL nearest-neighbour structure): it breaks plain voting within about 16 queries per copy, and the "
-                   "exponential mechanism withstands it, but only at a per-query epsilon0 whose T-fold composition is "
-                   "far above 1: at the theorem's epsilon = 1 (delta = 1e-6) the copies prescribed for T queries (about 3.8e4 for "
-                   "T = 5e4, simulations.privacy.copies_needed) are more than this attack breaks in T queries (about 16 "
-                   "per copy), and the T at which plain voting with k(T) copies first breaks within T queries lies "
-                   "between 1e7 and 3e7 (k about 1e6: some 1e13 operations per run), out of reach here.", role="headline"),
+                   r"exponential mechanism withstands it, but only at a per-query $\varepsilon_0$ whose $T$-fold "
+                   r"composition is far above 1: at the theorem's $\varepsilon = 1$ ($\delta = 10^{-6}$) the copies "
+                   r"prescribed for $T$ queries (about $3.8\cdot10^4$ for $T = 5\cdot10^4$) are more than this attack "
+                   r"breaks in $T$ queries, and the $T$ at which plain voting with $k(T)$ copies first breaks within $T$ "
+                   r"queries lies between $10^7$ and $3\cdot10^7$ ($k$ about $10^6$: some $10^{13}$ operations per run), "
+                   "out of reach here.", role="headline"),
         NotChecked(r"The memory and query time of the $c$-ANN data structure (LSH parameters).",
                    "the paper's LSH construction and its parameters could not be read.", role="supporting"),
     ),
@@ -219,12 +220,13 @@ _ATTACK_SOURCE = ("adaptively chosen queries break the independence a randomised
                   "STOC 2013; Cherapanamjeri & Nelson, NeurIPS 2020), the motivation for aggregating copies privately")
 _STRUCTURE = (r"$k$ independent copies of a Gaussian Johnson-Lindenstrauss nearest-neighbour structure ($m$ rows, "
               r"entries $N(0,1/m)$, answer $\arg\min_i \|\Pi(q-x_i)\|$) over the data $\{0, e_1\}$")
-_ATTACK_METHOD = ("The adversary alternates probes q = e_1/2 + e_i (equidistant from both points: either answer is "
-                  "valid), reading the aggregated answer as a sign b_i, with test queries q* = lambda sum_i b_i e_i / "
-                  "sqrt(n), lambda = 1/2, whose only 2-approximate near neighbour is 0 (1/sqrt(c^2 - 1) = 0.577 for "
-                  "c = 2); a run stops at the first invalid answer.  A copy answers e_1 exactly when <q, w> > "
-                  "||c||^2/2 with c = Pi e_1, w = Pi^T c, and the coordinates of w are drawn as the queries reach them "
-                  "(independent N(0, ||c||^2/m) given c; unit tests check the runs against explicit projection matrices).")
+_ATTACK_METHOD = (r"The adversary alternates probes $q = e_1/2 + e_i$ (equidistant from both points: either answer is "
+                  r"valid), reading the aggregated answer as a sign $b_i$, with test queries "
+                  r"$q^* = \lambda \sum_{i\le n} b_i e_i/\sqrt n$, $\lambda = 1/2$, whose only 2-approximate near "
+                  r"neighbour is 0 ($\lambda < 1/\sqrt{c^2-1} = 0.577$ for $c = 2$); a run stops at the first invalid "
+                  r"answer.  A copy answers $e_1$ exactly when $\langle q, w\rangle > \|c\|^2/2$ with $c = \Pi e_1$, "
+                  r"$w = \Pi^\top c$, and the coordinates of $w$ are drawn as the queries reach them (independent "
+                  r"$N(0, \|c\|^2/m)$ given $c$; unit tests check the runs against explicit projection matrices).")
 _ATTACK = {
     "rows": Param(4, low=1, high=64, doc="rows m of each projection"),
     "radius": Param(0.5, low=0.01, high=0.57, doc="norm lambda of the test queries (below 1/sqrt(c^2-1) = 0.577, c = 2)"),
@@ -251,11 +253,11 @@ def _attack_budget(ctx, copies: int) -> int:
        statement=r"Plain majority voting of " + _STRUCTURE + r" answers a query sequence fixed in advance correctly: "
        r"the probe/test sequence of the attack below with its signs drawn by fair coins, for as many queries as the "
        r"attack's budget, has every test answered by the valid point in at least 95\% of runs.",
-       method=_ATTACK_METHOD + "  Here the signs b_i are fair coins independent of the answers, so every test query "
-       "is fixed in advance; one copy then errs with probability (1/2) P(F(1, m) > m/(4 lambda^2)) = 0.058 (m = 4), "
-       "and the majority of 41 copies with probability below 1e-14 per query.  The near miss (97.5%) cannot be "
-       "refuted by any number of runs, since the true probability is 1 up to ~1e-10: this is the premise of the "
-       "attack, shown beside its control (the same rule with the signs read from the answers).")
+       method=_ATTACK_METHOD + r"  Here the signs $b_i$ are fair coins independent of the answers, so every test query "
+       r"is fixed in advance; one copy then errs with probability $\frac12 P(F_{1,m} > m/(4\lambda^2)) = 0.058$ "
+       r"($m = 4$), and the majority of 41 copies with probability below $10^{-14}$ per query.  The near miss "
+       r"(97.5\%) cannot be refuted by any number of runs, since the true probability is 1 up to $10^{-10}$: this is "
+       "the premise of the attack, shown beside its control (the same rule with the signs read from the answers).")
 def plain_voting_answers_fixed_queries(ctx):
     """Plain majority voting answers the attack's query rule correctly when the signs do not depend on the answers."""
     return _fixed(ctx, adaptive=False)
@@ -285,16 +287,16 @@ def signs_from_answers(ctx):
        statement=r"Against plain majority voting of " + _STRUCTURE + r", the adaptive probe/test adversary obtains an "
        r"invalid answer (not a $2$-approximate near neighbour) after a number of queries growing linearly in $k$ "
        r"(about $(\pi/(4\lambda))^2\,2mk$ by a heuristic, i.e. of order the total sketch size $mk$).",
-       method=_ATTACK_METHOD + "  For each k, independent runs with a budget of four times the heuristic count "
+       method=_ATTACK_METHOD + r"  For each $k$, independent runs with a budget of four times the heuristic count "
        "(a run that does not break within it counts at the budget); two-sided log-log fit of the mean number of "
-       "queries to the first invalid answer against k.  Control: copies sharing one seed, whose majority is one "
-       "copy's answer, so the count does not grow with k.")
+       r"queries to the first invalid answer against $k$.  Control: copies sharing one seed, whose majority is one "
+       r"copy's answer, so the count does not grow with $k$.")
 def adaptive_attack_breaks_plain_voting(ctx):
     """Queries until plain voting of k JL copies returns an invalid answer grow linearly in k."""
     return _attack_rate(ctx, shared_seed=False)
 
 
-@adaptive_attack_breaks_plain_voting.control("the k copies share one random seed (one projection copied k times)")
+@adaptive_attack_breaks_plain_voting.control(r"the $k$ copies share one random seed (one projection copied $k$ times)")
 def shared_seed(ctx):
     return _attack_rate(ctx, shared_seed=True)
 
@@ -346,13 +348,14 @@ def _withstand(ctx, aggregation: str, noise: float) -> Proportion:
        r"per-query $\varepsilon_0$ the smallest that answers correctly w.p. $1-\beta/T$ whenever $3/4$ of the copies "
        r"are correct ($\beta=0.05$, $T=50{,}572$), keeps all $T$ answers of the adaptive attack valid in at least half "
        r"of the runs, while plain voting of the same copies is broken within about $2\cdot10^4$ queries.",
-       method="The attack of the claim above, for T = 50,572 queries (about 2.5 times the queries plain voting of these "
-       "copies withstands).  eps0 = 0.044 (exact binomial sum); its T-fold advanced composition at delta = 1e-6 is "
-       "about 150, far outside a meaningful privacy guarantee and the transfer theorem: at epsilon = 1 the copies "
-       "prescribed for this T (about 3.8e4) exceed what this attack can break within T queries, so the regime where "
-       "the prescribed copies matter (T above 1e7) is out of reach; what is shown is that the mechanism's noise, at a "
-       "level set by correctness alone, hides the majority's signs from this attack.  Controls: plain voting (the "
-       "same copies and queries), the noise halved (eps0 doubled), and half the copies for the same T.")
+       method=r"The attack of the claim above, for $T$ = 50,572 queries (about 2.5 times the queries plain voting of "
+       r"these copies withstands).  $\varepsilon_0 = 0.044$ (exact binomial sum); its $T$-fold advanced composition at "
+       r"$\delta = 10^{-6}$ is about 150, far outside a meaningful privacy guarantee and the transfer theorem: at "
+       r"$\varepsilon = 1$ the copies prescribed for this $T$ (about $3.8\cdot10^4$) exceed what this attack can break "
+       r"within $T$ queries, so the regime where the prescribed copies matter ($T$ above $10^7$) is out of reach; what "
+       "is shown is that the mechanism's noise, at a level set by correctness alone, hides the majority's signs from "
+       r"this attack.  Controls: plain voting (the same copies and queries), the noise halved ($\varepsilon_0$ "
+       r"doubled), and half the copies for the same $T$.")
 def private_aggregation_withstands_adaptive_attack(ctx):
     """The exponential mechanism over the copies' votes withstands the attack that breaks plain voting."""
     return _withstand(ctx, "private", 1.0)
@@ -363,11 +366,11 @@ def plain_voting(ctx):
     return _withstand(ctx, "plain", 1.0)
 
 
-@private_aggregation_withstands_adaptive_attack.control("the mechanism's noise halved (eps0 doubled)", near_miss=True)
+@private_aggregation_withstands_adaptive_attack.control(r"the mechanism's noise halved ($\varepsilon_0$ doubled)", near_miss=True)
 def noise_halved(ctx):
     return _withstand(ctx, "private", 0.5)
 
 
 private_aggregation_withstands_adaptive_attack.control(
-    "half the copies (641) for the same T, eps0 calibrated for them in the same way", params={"copies": 641},
+    r"half the copies (641) for the same $T$, $\varepsilon_0$ calibrated for them in the same way", params={"copies": 641},
     near_miss=True)
