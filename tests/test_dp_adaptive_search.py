@@ -116,3 +116,104 @@ def test_ann_copies_needed_is_minimal():
     eps0 = per_query_epsilon(1.0, T, 1e-6)
     assert T * ann_failure_probability(k, eps0, 0.9, s, n) <= 0.05
     assert T * ann_failure_probability(k - 1, eps0, 0.9, s, n) > 0.05
+
+
+# ----------------------------------------------------------------------------- the JL structure and the adaptive attack
+from simulations.privacy import (  # noqa: E402
+    copy_error_probability,
+    invalid_radius_limit,
+    private_epsilon0,
+    run_attack,
+)
+
+
+def _literal_answers_x1(proj, q):
+    """Copies answering x1 = e_1 to query q: nearest data point after projection, by explicit distances."""
+    e1 = np.zeros(q.size)
+    e1[0] = 1.0
+    d0 = np.linalg.norm(proj @ q, axis=1)           # proj: (k, m, d) -> (k, m)
+    d1 = np.linalg.norm(proj @ (q - e1), axis=1)
+    return int(np.count_nonzero(d1 < d0))
+
+
+def test_copy_error_probability_against_explicit_projections():
+    rng = np.random.default_rng(5)
+    m, d, r, n = 4, 12, 0.5, 40_000
+    proj = rng.standard_normal((n, m, d)) / math.sqrt(m)
+    u = rng.standard_normal(d)
+    u[0] = 0.0
+    q = r * u / np.linalg.norm(u)
+    e1 = np.eye(d)[0]
+    errs = np.count_nonzero(np.linalg.norm(proj @ (q - e1), axis=1) < np.linalg.norm(proj @ q, axis=1))
+    p = copy_error_probability(m, r)
+    assert errs / n == pytest.approx(p, abs=4 * math.sqrt(p * (1 - p) / n))
+    # m -> infinity: the projection preserves distances, no copy errs; m = 1, r -> infinity: a fair coin
+    assert copy_error_probability(400, 0.5) < 1e-30
+    assert copy_error_probability(1, 1e6) == pytest.approx(0.5, abs=1e-3)
+
+
+def test_invalid_radius_by_hand():
+    # c = 2: 1 + r^2 = 4 r^2 at r = 1/sqrt(3)
+    assert invalid_radius_limit(2.0) == pytest.approx(1 / math.sqrt(3))
+    r = 0.5
+    assert math.sqrt(1 + r**2) / r > 2.0            # the test query's far point is not a 2-approximate neighbour
+    with pytest.raises(ValueError):
+        invalid_radius_limit(1.0)
+
+
+@pytest.mark.parametrize("adaptive", [True, False])
+def test_attack_votes_match_explicit_projections(adaptive):
+    # the coordinate-wise run on given matrices reproduces the copies' answers computed from explicit queries
+    rng = np.random.default_rng(8)
+    k, m, budget, r = 7, 3, 60, 0.5
+    d = budget // 2 + 1
+    proj = rng.standard_normal((k, m, d)) / math.sqrt(m)
+    run = run_attack(np.random.default_rng(1), k, m, budget, radius=r, projections=proj, trace=True,
+                     adaptive=adaptive)
+    votes = run.x1_votes
+    signs = []
+    for i in range(len(votes) // 2):
+        probe = np.zeros(d)
+        probe[0], probe[i + 1] = 0.5, 1.0
+        assert votes[2 * i] == _literal_answers_x1(proj, probe)
+        signs.append(1.0 if 2 * votes[2 * i] > k else -1.0)
+        if adaptive:
+            test = np.zeros(d)
+            test[1:i + 2] = r * np.array(signs) / math.sqrt(i + 1)
+            assert votes[2 * i + 1] == _literal_answers_x1(proj, test)
+    assert run.queries == len(votes)
+
+
+def test_plain_majority_stops_at_first_wrong_majority():
+    run = run_attack(np.random.default_rng(3), 21, 4, 4000, trace=True)
+    tests = run.x1_votes[1::2]
+    wrong = np.nonzero(2 * tests > 21)[0]
+    assert run.wrong_at == 2 * (wrong[0] + 1) == run.queries and wrong.size == 1
+
+
+def test_private_aggregation_frequency_matches_exponential_mechanism():
+    # a single copy and a long budget: every test answer is drawn with P(x1) = e^{e v1/2} / (e^{e v0/2} + e^{e v1/2})
+    e0, n_runs = 1.3, 4000
+    firsts = [run_attack(np.random.default_rng(s), 1, 4, 2, aggregation="private", epsilon0=e0, trace=True)
+              for s in range(n_runs)]
+    # two queries: a probe and a test; the test is wrong iff the mechanism answered x1 to it
+    v = np.array([f.x1_votes[1] for f in firsts])
+    wrong = np.array([f.wrong_at is not None for f in firsts])
+    for votes in (0, 1):
+        sel = v == votes
+        p = math.exp(e0 * votes / 2) / (math.exp(e0 * votes / 2) + math.exp(e0 * (1 - votes) / 2))
+        assert wrong[sel].mean() == pytest.approx(p, abs=4 * math.sqrt(p * (1 - p) / sel.sum()))
+
+
+def test_private_epsilon0_meets_the_union_bound():
+    k, T, a, beta = 101, 1000, 0.75, 0.05
+    e0 = private_epsilon0(k, T, a, beta)
+    # independent value: direct binomial sum of the two-candidate exponential mechanism
+    from scipy import stats
+    j = np.arange(k + 1)
+    pc = np.sum(stats.binom.pmf(j, k, a) / (1 + np.exp(-e0 * (2 * j - k) / 2)))
+    assert T * (1 - pc) == pytest.approx(beta, rel=1e-6)
+    with pytest.raises(ValueError):
+        private_epsilon0(3, 10**9, 0.6, 1e-9)
+    with pytest.raises(ValueError):
+        run_attack(np.random.default_rng(0), 4, 4, 10)          # even number of copies

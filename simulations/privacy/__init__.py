@@ -41,3 +41,14 @@ __all__ += [
     "advanced_composition", "copies_needed", "correct_answer_probability", "per_query_epsilon",
     "vote_aggregation_probabilities", "vote_neighbours",
 ]
+from .adaptive_ann import (  # noqa: E402
+    AttackRun,
+    copy_error_probability,
+    invalid_radius_limit,
+    predicted_attack_probes,
+    private_epsilon0,
+    run_attack,
+)
+
+__all__ += ["AttackRun", "copy_error_probability", "invalid_radius_limit", "predicted_attack_probes",
+            "private_epsilon0", "run_attack"]
