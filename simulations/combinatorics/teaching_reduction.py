@@ -78,12 +78,13 @@ def reduction_sets(clauses, n_variables: int) -> dict[tuple, frozenset]:
     return sets
 
 
-def sat_reduction_graph(clauses, n_variables: int, omit_edges=()) -> nx.Graph:
+def sat_reduction_graph(clauses, n_variables: int, omit_edges=(), omit_vertices=()) -> nx.Graph:
     """The graph of the reduction: NCTD+(B(G)) <= 2 iff the formula is satisfiable.
 
     Args:
         clauses: a 3-CNF over variables 1..n_variables.
         omit_edges: edges (pairs of vertex names) to leave out (broken gadgets, for controls).
+        omit_vertices: vertices to leave out (broken gadgets, for controls); absent names are ignored.
     Returns:
         a split graph (clique: z and the keys of :func:`reduction_sets`; independent set: the rest)
         of diameter 2 with 5 n + n_occ + 8 m + 3 vertices.
@@ -103,6 +104,7 @@ def sat_reduction_graph(clauses, n_variables: int, omit_edges=()) -> nx.Graph:
         if not graph.has_edge(a, b):
             raise ValueError(f"edge {a}-{b} is not in the reduction graph")
         graph.remove_edge(a, b)
+    graph.remove_nodes_from([v for v in omit_vertices if v in graph])
     return graph
 
 
