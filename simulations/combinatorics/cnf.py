@@ -47,6 +47,18 @@ def satisfying_assignment(clauses, n_variables: int) -> tuple[bool, ...] | None:
     return None
 
 
+def satisfying_assignments(clauses, n_variables: int, limit: int | None = None) -> list[tuple[bool, ...]]:
+    """All satisfying assignments in lexicographic order (False < True), at most ``limit`` of them."""
+    clauses = validate_cnf(clauses, n_variables)
+    out = []
+    for bits in itertools.product((False, True), repeat=n_variables):
+        if limit is not None and len(out) >= limit:
+            break
+        if all(any(bits[abs(lit) - 1] == (lit > 0) for lit in clause) for clause in clauses):
+            out.append(bits)
+    return out
+
+
 def evaluates_true(clauses, assignment) -> bool:
     """Whether the assignment (sequence of bools, index v - 1 for variable v) satisfies every clause."""
     return all(any(bool(assignment[abs(lit) - 1]) == (lit > 0) for lit in clause) for clause in clauses)

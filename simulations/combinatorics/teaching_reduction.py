@@ -78,18 +78,20 @@ def reduction_sets(clauses, n_variables: int) -> dict[tuple, frozenset]:
     return sets
 
 
-def sat_reduction_graph(clauses, n_variables: int, omit_edges=(), omit_vertices=()) -> nx.Graph:
+def sat_reduction_graph(clauses, n_variables: int, omit_edges=(), omit_vertices=(), extra_edges=()) -> nx.Graph:
     """The graph of the reduction: NCTD+(B(G)) <= 2 iff the formula is satisfiable.
 
     Args:
         clauses: a 3-CNF over variables 1..n_variables.
         omit_edges: edges (pairs of vertex names) to leave out (broken gadgets, for controls).
         omit_vertices: vertices to leave out (broken gadgets, for controls); absent names are ignored.
+        extra_edges: edges between existing vertices to add (broken gadgets, for controls).
     Returns:
         a split graph (clique: z and the keys of :func:`reduction_sets`; independent set: the rest)
         of diameter 2 with 5 n + n_occ + 8 m + 3 vertices.
     Raises:
-        ValueError: on a malformed formula or an omitted edge that is not in the graph.
+        ValueError: on a malformed formula, an omitted edge that is not in the graph or an extra edge
+            with an end outside it.
     """
     sets = reduction_sets(clauses, n_variables)
     independent = set(OUTSIDE).union(*sets.values())
@@ -105,6 +107,10 @@ def sat_reduction_graph(clauses, n_variables: int, omit_edges=(), omit_vertices=
             raise ValueError(f"edge {a}-{b} is not in the reduction graph")
         graph.remove_edge(a, b)
     graph.remove_nodes_from([v for v in omit_vertices if v in graph])
+    for a, b in extra_edges:
+        if a not in graph or b not in graph:
+            raise ValueError(f"extra edge {a}-{b}: both ends must be vertices of the reduction graph")
+        graph.add_edge(a, b)
     return graph
 
 

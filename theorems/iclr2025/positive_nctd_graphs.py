@@ -39,6 +39,7 @@ from simulations.combinatorics.cnf import (
     evaluates_true,
     random_3cnf,
     satisfying_assignment,
+    satisfying_assignments,
     three_variable_formulas,
 )
 from workbench import AllOf, Identity, NearMiss, NotChecked, Paper, Param, claim
@@ -185,12 +186,15 @@ def _sat_reduction(ctx, gadget: str = "ours", k: int = 2) -> AllOf:
     decoded_ok, decoded_labels = [], []
     order, predicted, shape_ok = [], [], []
     for label, n, formula in _formulas(ctx):
-        omit_edges, omit_vertices = (), ()
-        if gadget == "one edge fewer":        # the first clause's occurrence blocker misses its third occurrence
+        omit_edges, omit_vertices, extra_edges = (), (), ()
+        if gadget == "one edge more":         # G2_1 joined to t_1: {h_1, t_1} lies in a sub-ball of X_1
+            extra_edges = ((("G2", 1), ("t", 1)),)
+        elif gadget == "one edge fewer":        # the first clause's occurrence blocker misses its third occurrence
             omit_edges = ((("Do", 0), ("o", abs(formula[0][2]), 0)),)
         elif gadget == "no h-o blockers":     # every variable's sub-ball G2 = {h} + O dropped
             omit_vertices = [("G2", v) for v in range(1, n + 1)]
-        graph = sat_reduction_graph(formula, n, omit_edges=omit_edges, omit_vertices=omit_vertices)
+        graph = sat_reduction_graph(formula, n, omit_edges=omit_edges, omit_vertices=omit_vertices,
+                                    extra_edges=extra_edges)
         order.append(graph.number_of_nodes())
         predicted.append(predicted_order(formula, n))
         shape_ok.append(int(_is_split(graph) and nx.diameter(graph) == 2))
@@ -207,14 +211,14 @@ def _sat_reduction(ctx, gadget: str = "ours", k: int = 2) -> AllOf:
             except ValueError:
                 decoded_ok.append(0)
             decoded_labels.append(label)
-        if assignment is not None:            # assignment -> map, on balls computed by an independent BFS
-            concepts_bfs = balls_by_bfs(graph.nodes, graph.edges)
-            try:
-                teaching = teaching_map_from_assignment(formula, n, assignment, concepts_bfs)
+        concepts_bfs = balls_by_bfs(graph.nodes, graph.edges)
+        for a in satisfying_assignments(formula, n, limit=ctx["assignments_per_formula"]):
+            try:                              # assignment -> map, on balls computed by an independent BFS
+                teaching = teaching_map_from_assignment(formula, n, a, concepts_bfs)
                 built_ok.append(int(max(map(len, teaching)) <= k and is_non_clashing(concepts_bfs, teaching)))
             except ValueError:
                 built_ok.append(0)
-            built_labels.append(label)
+            built_labels.append(f"{label}, assignment {''.join('TF'[not b] for b in a)}")
     pieces = [
         Identity(yes_graph, yes_formula, atol=0.0, why="yes/no answers: exact agreement", labels=labels,
                  quantity="NCTD+ <= 2 on the reduction graph (SAT solver) against satisfiable (brute force)"),
@@ -245,7 +249,9 @@ def _sat_reduction(ctx, gadget: str = "ours", k: int = 2) -> AllOf:
                "random_formulas": Param(6, full=30, low=0, high=200, doc="random 3-CNF formulas over 4 to "
                                                                          "max_random_variables variables"),
                "max_random_variables": Param(4, full=5, low=4, high=6, doc="most variables of a random formula"),
-               "gadget": Param("ours", choices=("ours", "one edge fewer", "no h-o blockers"),
+               "assignments_per_formula": Param(8, low=1, high=64, doc="satisfying assignments turned into maps "
+                                                                       "per formula (8: all of them on 3 variables)"),
+               "gadget": Param("ours", choices=("ours", "one edge fewer", "one edge more", "no h-o blockers"),
                                doc="the reduction graph or a broken one (controls)")},
        statement=r"For a 3-CNF $\varphi$ with $n$ variables and $m$ clauses, the split graph $G_\varphi$ of diameter "
        r"2 with $5n+n_{occ}+8m+3$ vertices built in \texttt{simulations/combinatorics/teaching\_reduction.py} "
@@ -261,8 +267,8 @@ def _sat_reduction(ctx, gadget: str = "ours", k: int = 2) -> AllOf:
        "CaDiCaL on a SAT encoding over undominated teaching sets (an unsatisfiable answer is a proof of "
        "infeasibility).  Both directions constructively: each map found is re-checked by the pairwise test and "
        "decoded into an assignment evaluated on the formula; each satisfying assignment is turned into a map by the "
-       "rules of the construction (the first satisfying assignment in lexicographic order), on balls from an "
-       "independent breadth-first search, and re-checked.  Also the "
+       "rules of the construction (every satisfying assignment of a 3-variable formula, the first 8 of a "
+       "random one), on balls from an independent breadth-first search, and re-checked.  Also the "
        "vertex count against 5n + n_occ + 8m + 3 and the split / diameter-2 shape (Hammer-Simeone degree test).")
 def sat_reduces_to_nctd_two(ctx):
     """3-SAT reduces to NCTD+ <= 2 on split graphs of diameter 2 (our reduction): yes to yes and no to no."""
@@ -272,8 +278,14 @@ def sat_reduces_to_nctd_two(ctx):
 sat_reduces_to_nctd_two.control(
     "one edge fewer: the first clause's occurrence blocker Do_0 misses the edge to its third occurrence vertex, so "
     "the clause may take the pair of its first and third occurrence vertices for free (the 3-variable family only)",
-    near_miss=True, name="one_edge_fewer", params={"gadget": "one edge fewer", "random_formulas": 0})
+    near_miss=True, name="one_edge_fewer", params={"gadget": "one edge fewer", "random_formulas": 0,
+                                                   "assignments_per_formula": 1})
+sat_reduces_to_nctd_two.control(
+    "one edge more: G2_1 joined to t_1, so the pair {h_1, t_1} of X_1 (x_1 true) lies in a sub-ball and x_1 is forced "
+    "false: formulas satisfied only with x_1 true become no-instances (the 3-variable family only)",
+    near_miss=True, name="one_edge_more", params={"gadget": "one edge more", "random_formulas": 0,
+                                                  "assignments_per_formula": 1})
 sat_reduces_to_nctd_two.control(
     "no h-o blockers: the sub-balls G2_v = {h_v} + O_v dropped, so a variable may take the pair {h_v, o} and leave "
     "its clause free (the 3-variable family only)",
-    name="no_h_o_blockers", params={"gadget": "no h-o blockers", "random_formulas": 0})
+    name="no_h_o_blockers", params={"gadget": "no h-o blockers", "random_formulas": 0, "assignments_per_formula": 1})
