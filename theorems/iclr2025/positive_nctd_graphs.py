@@ -221,7 +221,9 @@ def _sat_reduction(ctx, gadget: str = "ours", k: int = 2) -> AllOf:
             built_labels.append(f"{label}, assignment {''.join('TF'[not b] for b in a)}")
     pieces = [
         Identity(yes_graph, yes_formula, atol=0.0, why="yes/no answers: exact agreement", labels=labels,
-                 quantity="NCTD+ <= 2 on the reduction graph (SAT solver) against satisfiable (brute force)"),
+                 quantity=f"NCTD+ <= 2 on the reduction graph (SAT solver) against satisfiable (brute force); "
+                          f"{sum(yes_formula)} satisfiable and {len(yes_formula) - sum(yes_formula)} unsatisfiable "
+                          f"formulas"),
         Identity(built_ok, [1] * len(built_ok), atol=0.0, why="a pass/fail test per formula", labels=built_labels,
                  quantity="the map built from a satisfying assignment has size 2 and no clash (pairwise test)"),
         Identity(decoded_ok, [1] * len(decoded_ok), atol=0.0, why="a pass/fail test per graph", labels=decoded_labels,
