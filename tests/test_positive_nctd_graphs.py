@@ -124,6 +124,16 @@ def test_formula_families_and_brute_force_against_pysat():
         f = random_3cnf(rng, n, int(rng.integers(1, 6 * n)))
         with Minisat22(bootstrap_with=[list(c) for c in f]) as s:
             assert s.solve() == (satisfying_assignment(f, n) is not None)
+    from simulations.combinatorics.cnf import two_level_unsatisfiable_formulas
+    assert len(two_level_unsatisfiable_formulas(up_to_symmetry=False)) == 16
+    classes = two_level_unsatisfiable_formulas(up_to_symmetry=True)
+    assert len(classes) == 4                                 # same variable in 4, 3, 2+2 (adjacent), 2+2 (diagonal)
+    for f in two_level_unsatisfiable_formulas(up_to_symmetry=False):
+        with Minisat22(bootstrap_with=[list(c) for c in f]) as s:
+            assert not s.solve()
+        for drop in range(8):                                # minimally unsatisfiable: any clause dropped -> sat
+            with Minisat22(bootstrap_with=[list(c) for i, c in enumerate(f) if i != drop]) as s:
+                assert s.solve()
     with pytest.raises(ValueError):
         satisfying_assignment([(1, 1, 2)], 3)
     with pytest.raises(ValueError):

@@ -103,6 +103,40 @@ def three_variable_formulas(up_to_symmetry: bool) -> list[tuple[tuple[int, int, 
     return out
 
 
+def two_level_unsatisfiable_formulas(up_to_symmetry: bool) -> list[tuple[tuple[int, int, int], ...]]:
+    """Unsatisfiable 3-CNF over 4 variables with 8 clauses, one per choice of a branching variable per branch.
+
+    For each sign pattern (a, b) of (x1, x2) the two clauses (a x1 or b x2 or y) and (a x1 or b x2 or not y),
+    y = x3 or x4 chosen per pattern: 2^4 = 16 formulas.  Each is unsatisfiable: an assignment falsifies
+    a x1 and b x2 for exactly one pattern (a, b), and then needs both y and not y.  With ``up_to_symmetry``,
+    one per class under negating x1 or x2, swapping x1 with x2, and swapping x3 with x4 (4 classes: the same
+    branching variable in 4 or in 3 branches, or 2 and 2, the pairs sharing a sign of x1 or diagonal).
+    """
+    patterns = list(itertools.product((1, -1), repeat=2))
+    out, seen = [], set()
+    for choice in itertools.product((3, 4), repeat=4):
+        if up_to_symmetry:
+            key = _two_level_class(dict(zip(patterns, choice, strict=True)))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(tuple(clause for (a, b), y in zip(patterns, choice, strict=True)
+                         for clause in ((a * 1, b * 2, y), (a * 1, b * 2, -y))))
+    return out
+
+
+def _two_level_class(choice: dict) -> tuple:
+    images = []
+    for fa, fb, swap, other in itertools.product((1, -1), (1, -1), (False, True), (False, True)):
+        image = {}
+        for (a, b), y in choice.items():
+            a2, b2 = a * fa, b * fb
+            key = (b2, a2) if swap else (a2, b2)
+            image[key] = (7 - y) if other else y
+        images.append(tuple(sorted(image.items())))
+    return min(images)
+
+
 def random_3cnf(rng: np.random.Generator, n_variables: int, n_clauses: int) -> tuple[tuple[int, int, int], ...]:
     """A random 3-CNF: each clause three distinct variables drawn uniformly, each negated with probability 1/2.
 

@@ -41,6 +41,7 @@ from simulations.combinatorics.cnf import (
     satisfying_assignment,
     satisfying_assignments,
     three_variable_formulas,
+    two_level_unsatisfiable_formulas,
 )
 from workbench import AllOf, Identity, NearMiss, NotChecked, Paper, Param, claim
 
@@ -172,10 +173,12 @@ def _is_split(graph: nx.Graph) -> bool:
 def _formulas(ctx) -> list[tuple[str, int, tuple]]:
     family = three_variable_formulas(up_to_symmetry=ctx["three_variable_family"] == "classes")
     out = [(f"3 variables, {len(f)} clauses: {f}", 3, f) for f in family]
+    unsatisfiable = two_level_unsatisfiable_formulas(up_to_symmetry=ctx["three_variable_family"] == "classes")
+    out += [(f"4 variables, two-level unsatisfiable: {f}", 4, f) for f in unsatisfiable]
     rng = ctx.rng
     for i in range(ctx["random_formulas"]):
         n = int(rng.integers(4, ctx["max_random_variables"] + 1))
-        m = int(rng.integers(2 * n, int(4.3 * n) + 1))        # from 2n clauses up to about the threshold 4.27 n
+        m = int(rng.integers(4 * n, 6 * n + 1))     # around the satisfiability threshold of small n (above 4.27 n)
         out.append((f"random {i}: {n} variables, {m} clauses", n, random_3cnf(rng, n, m)))
     return out
 
@@ -248,7 +251,7 @@ def _sat_reduction(ctx, gadget: str = "ours", k: int = 2) -> AllOf:
        params={"three_variable_family": Param("classes", full="all", choices=("classes", "all"),
                                               doc="every 3-CNF over 3 variables ('all': 255) or one per symmetry "
                                                   "class ('classes': 21)"),
-               "random_formulas": Param(6, full=30, low=0, high=200, doc="random 3-CNF formulas over 4 to "
+               "random_formulas": Param(2, full=16, low=0, high=200, doc="random 3-CNF formulas over 4 to "
                                                                          "max_random_variables variables"),
                "max_random_variables": Param(4, full=5, low=4, high=6, doc="most variables of a random formula"),
                "assignments_per_formula": Param(8, low=1, high=64, doc="satisfying assignments turned into maps "
@@ -263,9 +266,10 @@ def _sat_reduction(ctx, gadget: str = "ours", k: int = 2) -> AllOf:
        r"assignment.  So 3-SAT reduces in polynomial time to STRICT NON-CLASH with $k=2$ on split graphs of diameter "
        r"2 (the paper's Theorem 1, by our reduction).",
        method="Every 3-CNF over three variables with distinct clauses, one per class under renaming and negating "
-       "variables (21 formulas, one unsatisfiable: all 8 clauses; full: all 255), and random 3-CNF over four "
-       "variables with 2n to 4.3n clauses (6; full: 30 over four or five variables).  Formula side: brute force over "
-       "all assignments.  Graph side: all balls from networkx's distances, then an exact decision of NCTD+ <= 2 by "
+       "variables (21 formulas, one unsatisfiable: all 8 clauses; full: all 255); the unsatisfiable formulas over four "
+       "variables with 8 clauses of a two-level resolution tree (one per symmetry class, 4; full: all 16); and random "
+       "3-CNF over four variables with 4n to 6n clauses (2; full: 16 over four or five variables).  Formula side: "
+       "brute force over all assignments.  Graph side: all balls from networkx's distances, then an exact decision of NCTD+ <= 2 by "
        "CaDiCaL on a SAT encoding over undominated teaching sets (an unsatisfiable answer is a proof of "
        "infeasibility).  Both directions constructively: each map found is re-checked by the pairwise test and "
        "decoded into an assignment evaluated on the formula; each satisfying assignment is turned into a map by the "
@@ -279,15 +283,15 @@ def sat_reduces_to_nctd_two(ctx):
 
 sat_reduces_to_nctd_two.control(
     "one edge fewer: the first clause's occurrence blocker Do_0 misses the edge to its third occurrence vertex, so "
-    "the clause may take the pair of its first and third occurrence vertices for free (the 3-variable family only)",
+    "the clause may take the pair of its first and third occurrence vertices for free (no random formulas)",
     near_miss=True, name="one_edge_fewer", params={"gadget": "one edge fewer", "random_formulas": 0,
                                                    "assignments_per_formula": 1})
 sat_reduces_to_nctd_two.control(
     "one edge more: G2_1 joined to t_1, so the pair {h_1, t_1} of X_1 (x_1 true) lies in a sub-ball and x_1 is forced "
-    "false: formulas satisfied only with x_1 true become no-instances (the 3-variable family only)",
+    "false: formulas satisfied only with x_1 true become no-instances (no random formulas)",
     near_miss=True, name="one_edge_more", params={"gadget": "one edge more", "random_formulas": 0,
                                                   "assignments_per_formula": 1})
 sat_reduces_to_nctd_two.control(
     "no h-o blockers: the sub-balls G2_v = {h_v} + O_v dropped, so a variable may take the pair {h_v, o} and leave "
-    "its clause free (the 3-variable family only)",
+    "its clause free (no random formulas)",
     name="no_h_o_blockers", params={"gadget": "no h-o blockers", "random_formulas": 0, "assignments_per_formula": 1})
