@@ -180,3 +180,31 @@ def test_reduction_both_directions_on_small_formulas():
     f_unsat = [tuple(s * v for s, v in zip(signs, (1, 2, 3), strict=True))
                for signs in __import__("itertools").product((1, -1), repeat=3)]
     assert teaching_map_sat(balls(sat_reduction_graph(f_unsat, 3)), 2) is None
+
+
+def test_the_argument_admissible_pairs_of_the_gadgets():
+    # The argument's two steps, checked on a graph: I-pairs of N[X_v] outside every proper sub-ball are exactly
+    # {h, t} and {h, f}; those of N[C_j] exactly {h, o} and {s, o} of each of its three groups.
+    import itertools
+
+    from simulations.combinatorics import reduction_sets, sat_reduction_graph
+    f = [(1, -2, 3), (-1, 2, 3), (1, 2, -3)]
+    g = sat_reduction_graph(f, 3)
+    c = balls(g)
+    clique = {v for v in g if v[0] in ("X", "G1", "G2", "C", "D", "Do", "z")}
+    sets = reduction_sets(f, 3)
+
+    def free_pairs(centre):
+        ball = frozenset(g[centre]) | {centre}
+        subs = [b for b in c if b < ball]
+        return {frozenset(p) for p in itertools.combinations(sorted(ball - clique), 2)
+                if not any(set(p) <= b for b in subs)}
+
+    for v in (1, 2, 3):
+        assert free_pairs(("X", v)) == {frozenset({("h", v), ("t", v)}), frozenset({("h", v), ("f", v)})}
+    expected = set()
+    for lit in f[0]:
+        h, s, o = ("h", abs(lit)), ("f" if lit > 0 else "t", abs(lit)), ("o", abs(lit), 0)
+        expected |= {frozenset({h, o}), frozenset({s, o})}
+    assert free_pairs(("C", 0)) == expected
+    assert set(sets) | {("z",)} == clique
