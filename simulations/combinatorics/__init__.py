@@ -33,6 +33,17 @@ from .teaching import (  # noqa: E402
     positive_nctd,
     teaching_map_backtracking,
     teaching_map_ilp,
+    teaching_map_sat,
+    undominated_candidates,
+)
+from .teaching_reduction import (  # noqa: E402
+    assignment_from_map,
+    predicted_order,
+    reduction_sets,
+    sat_reduction_graph,
+    teaching_map_from_assignment,
 )
 
-__all__ += ["balls", "balls_by_bfs", "is_non_clashing", "positive_nctd", "teaching_map_backtracking", "teaching_map_ilp"]
+__all__ += ["balls", "balls_by_bfs", "is_non_clashing", "positive_nctd", "teaching_map_backtracking", "teaching_map_ilp",
+            "teaching_map_sat", "undominated_candidates", "assignment_from_map", "predicted_order", "reduction_sets",
+            "sat_reduction_graph", "teaching_map_from_assignment"]

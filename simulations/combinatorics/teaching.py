@@ -6,8 +6,9 @@ B(v, r) = {u : d(u, v) <= r}, 0 <= r <= ecc(v) (in a disconnected graph a ball s
 component of its centre).  A positive teaching map assigns to each ball C a
 set T(C) of its own vertices; it is non-clashing if for any two balls C != C' not both
 T(C) is a subset of C' and T(C') is a subset of C.  NCTD+(B(G)) is the least k for which a
-non-clashing positive map with all |T(C)| <= k exists.  Two exact solvers: a 0-1 integer
-programme (HiGHS) and a backtracking search.
+non-clashing positive map with all |T(C)| <= k exists.  Three exact solvers: a 0-1 integer
+programme (HiGHS), a SAT encoding (CaDiCaL, python-sat) over undominated teaching sets, and a
+backtracking search.
 """
 
 from __future__ import annotations
@@ -152,19 +153,20 @@ def teaching_map_backtracking(concepts: list[frozenset], k: int) -> list[frozens
 def positive_nctd(graph: nx.Graph, solver: str = "ilp", ignore_nested: bool = False) -> tuple[int, list[frozenset]]:
     """NCTD+ of the balls of a graph and an optimal map (smallest k with a map).
 
-    The integer programme runs on :func:`balls`, the backtracking search on :func:`balls_by_bfs`
+    The integer programme and the SAT encoding run on :func:`balls`, the backtracking search on :func:`balls_by_bfs`
     (two independent ball computations).  Each map found is re-checked with
     :func:`is_non_clashing` (unless ignore_nested).
     Args:
-        solver: ``"ilp"`` or ``"backtracking"``.
+        solver: ``"ilp"``, ``"sat"`` or ``"backtracking"``.
     Raises:
         ValueError: on an unknown solver or a map failing the independent check.
     """
-    concepts = balls(graph) if solver == "ilp" else balls_by_bfs(graph.nodes, graph.edges)
+    concepts = balls(graph) if solver != "backtracking" else balls_by_bfs(graph.nodes, graph.edges)
     find = {"ilp": lambda k: teaching_map_ilp(concepts, k, ignore_nested),
+            "sat": lambda k: teaching_map_sat(concepts, k),
             "backtracking": lambda k: teaching_map_backtracking(concepts, k)}.get(solver)
     if find is None:
-        raise ValueError(f"unknown solver {solver!r}; use 'ilp' or 'backtracking'")
+        raise ValueError(f"unknown solver {solver!r}; use 'ilp', 'sat' or 'backtracking'")
     for k in range(0, graph.number_of_nodes() + 1):
         m = find(k)
         if m is not None:
@@ -172,3 +174,83 @@ def positive_nctd(graph: nx.Graph, solver: str = "ilp", ignore_nested: bool = Fa
                 raise ValueError("the solver returned a clashing map")
             return k, m
     raise ValueError("no teaching map found up to k = n (impossible: T(C) = C is non-clashing)")
+
+
+def undominated_candidates(concepts: list[frozenset], k: int, with_signatures: bool = False) -> list[list]:
+    """For each concept, its candidate teaching sets (subsets of size <= k) with the dominated ones removed.
+
+    A candidate S of C is dominated by a candidate S' of C when every other concept containing S'
+    also contains S: a non-clashing map using S stays non-clashing with S' instead (a clash of C
+    with C' needs T(C) inside C').  Removing dominated candidates (keeping one of each set of
+    equal containment patterns) therefore leaves the answer of the decision problem unchanged;
+    it removes, e.g., every candidate lying inside a proper sub-concept together with a smaller one.
+
+    Returns:
+        one list per concept (same order), each non-empty; with ``with_signatures`` its items are pairs
+        (bit mask of the other concepts containing the candidate, candidate).
+    """
+    elements = sorted(set().union(*concepts), key=str)
+    position = {e: i for i, e in enumerate(elements)}
+    containing = [0] * len(elements)                     # bit b set: concept b contains the element
+    for b, concept in enumerate(concepts):
+        for e in concept:
+            containing[position[e]] |= 1 << b
+    everything = (1 << len(concepts)) - 1
+    out = []
+    for b, concept in enumerate(concepts):
+        scored = []
+        for s in _candidates(concept, k):
+            signature = everything & ~(1 << b)
+            for e in s:
+                signature &= containing[position[e]]
+            scored.append((signature.bit_count(), signature, s))
+        scored.sort(key=lambda t: t[0])
+        kept: list[tuple[int, frozenset]] = []
+        for _, signature, s in scored:
+            if not any(other & signature == other for other, _ in kept):
+                kept.append((signature, s))
+        out.append([s for _, s in kept] if not with_signatures else kept)
+    return out
+
+
+def teaching_map_sat(concepts: list[frozenset], k: int) -> list[frozenset] | None:
+    """A non-clashing positive teaching map with |T(C)| <= k, or None when none exists (SAT, CaDiCaL).
+
+    Exact decision procedure for concept classes of a few hundred concepts: one Boolean per
+    undominated candidate (:func:`undominated_candidates`), at least one per concept, and for each
+    unordered pair {C, C'} the clause "not (some chosen T(C) inside C' and some chosen T(C') inside
+    C)" through two auxiliary variables.  Solved by CaDiCaL 1.5.3 (python-sat); an unsatisfiable
+    answer is the solver's proof of infeasibility.
+
+    Raises:
+        ValueError: on k < 0.
+    """
+    from pysat.solvers import Cadical153
+
+    if k < 0:
+        raise ValueError(f"k must be >= 0, got {k}")
+    cands = undominated_candidates(concepts, k, with_signatures=True)
+    n_vars = 0
+    ids: list[list[int]] = []
+    clauses: list[list[int]] = []
+    for cs in cands:
+        ids.append(list(range(n_vars + 1, n_vars + len(cs) + 1)))
+        n_vars += len(cs)
+        clauses.append(list(ids[-1]))
+    inside: dict[tuple[int, int], list[int]] = {}          # (b, b2): candidates of b lying inside b2
+    for b, cs in enumerate(cands):
+        for j, (signature, _) in enumerate(cs):
+            while signature:
+                low = signature & -signature
+                inside.setdefault((b, low.bit_length() - 1), []).append(ids[b][j])
+                signature ^= low
+    for (b, b2), lits in inside.items():
+        back = inside.get((b2, b))
+        if b < b2 and back:
+            n_vars += 2
+            clauses += [[-a, n_vars - 1] for a in lits] + [[-c, n_vars] for c in back] + [[-(n_vars - 1), -n_vars]]
+    with Cadical153(bootstrap_with=clauses) as solver:
+        if not solver.solve():
+            return None
+        model = {lit for lit in solver.get_model() if lit > 0}
+    return [next(s for (_, s), v in zip(cs, vs, strict=True) if v in model) for cs, vs in zip(cands, ids, strict=True)]
