@@ -378,7 +378,7 @@ def test_form_deviation_against_generalised_eigenvalues_and_networkx_cuts():
     G, Gs = nx.MultiGraph(), nx.MultiGraph()
     G.add_edges_from((int(a), int(b), {"weight": 1.0}) for a, b in pairs)
     Gs.add_nodes_from(range(5))
-    Gs.add_edges_from((int(a), int(b), {"weight": float(w)}) for (a, b), w in zip(pairs[keep], weights))
+    Gs.add_edges_from((int(a), int(b), {"weight": float(w)}) for (a, b), w in zip(pairs[keep], weights, strict=True))
     cuts = cut_indicators(5)
     devs = []
     for row in cuts:
