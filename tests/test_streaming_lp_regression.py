@@ -300,3 +300,94 @@ def test_wrong_rescaling_biases_the_q_norm():
     full = np.sum(np.abs(A.T @ y) ** 3)
     assert np.sum(np.abs(right.T @ y) ** 3) / full == pytest.approx(1.0, rel=0.05)
     assert np.sum(np.abs(wrong.T @ y) ** 3) / full == pytest.approx(math.sqrt(8.0), rel=0.05)
+
+
+# ----------------------------------------------------------------------------- exact shortcuts, form deviation
+def _reference_pass(u, A, c, q, growth=0.25, first_block=16, ridge=1e-6):
+    """The block schedule written out plainly: every column's score computed, no pruning."""
+    from simulations.streaming import online_weights
+    n, d = A.shape
+    M, Minv, kept, scale, start = np.zeros((n, n)), np.eye(n) / ridge, [], [], 0
+    while start < d:
+        stop = min(d, start + max(first_block, math.ceil(growth * start)))
+        for j in range(start, stop):
+            w = online_weights(np.array([max(A[:, j] @ Minv @ A[:, j], 0.0)]), q)[0]
+            pi = min(1.0, c * w)
+            if u[j] < pi:
+                kept.append(j)
+                scale.append(pi ** (-1.0 / q))
+                M = M + w ** (1.0 - 2.0 / q) / pi * np.outer(A[:, j], A[:, j])
+        Minv = np.linalg.inv(M + ridge * max(1.0, np.trace(M) / n) * np.eye(n))
+        start = stop
+    return np.array(kept), np.array(scale)
+
+
+def test_pruned_pass_keeps_the_columns_of_the_plain_pass():
+    # the pruning by ||a||^2 lambda_max(M^-1) only skips columns whose coin exceeds an upper bound of pi
+    from simulations.streaming import online_lewis_sampling
+    rng = np.random.default_rng(11)
+    A = rng.standard_normal((5, 3000)) * rng.uniform(0.2, 3.0, size=3000)      # columns of unequal norm
+    u = rng.uniform(size=3000)
+    for q, c in ((2.0, 3.0), (2.0, 40.0), (1.0, 5.0)):
+        kept, scale = online_lewis_sampling(u, A, c, q)
+        ref_kept, ref_scale = _reference_pass(u, A, c, q)
+        np.testing.assert_array_equal(kept, ref_kept)
+        np.testing.assert_allclose(scale, ref_scale, rtol=1e-9)
+
+
+def test_column_ids_give_the_same_pass_on_a_graph_stream():
+    from simulations.streaming import online_lewis_sampling, pair_ids, random_edge_stream
+    rng = np.random.default_rng(12)
+    B, pairs = random_edge_stream(rng, 6, 4000)
+    ids, all_pairs = pair_ids(6, pairs)
+    np.testing.assert_array_equal(all_pairs[ids], pairs)
+    assert len(all_pairs) == 15
+    u = rng.uniform(size=4000)
+    for c in (2.0, 30.0):
+        kept, scale = online_lewis_sampling(u, B, c, 1.0, column_ids=ids)
+        ref_kept, ref_scale = _reference_pass(u, B, c, 1.0)
+        np.testing.assert_array_equal(kept, ref_kept)
+        np.testing.assert_allclose(scale, ref_scale, rtol=1e-9)
+    with pytest.raises(ValueError):
+        pair_ids(3, [[1, 1]])
+
+
+def test_form_deviation_against_generalised_eigenvalues_and_networkx_cuts():
+    from scipy.linalg import eigh
+
+    from simulations.streaming import (
+        cut_indicators,
+        edge_weight_matrix,
+        form_deviation,
+        inverse_sqrt_gram,
+        l2_cost_ratio_range,
+        linf_cost_ratio_range,
+        random_edge_stream,
+    )
+    rng = np.random.default_rng(13)
+    # q = 2: the range of y^T A'A'^T y / y^T A A^T y is the generalised eigenvalues of (A'A'^T, A A^T)
+    A = rng.standard_normal((4, 400))
+    As = A[:, ::2] * math.sqrt(2.0) * (1 + 0.2 * rng.standard_normal(200))
+    lam = eigh(As @ As.T, A @ A.T, eigvals_only=True)
+    expected = max(lam[-1] - 1, 1 - lam[0])
+    assert form_deviation(*l2_cost_ratio_range(inverse_sqrt_gram(A), As), 2.0) == pytest.approx(expected, rel=1e-9)
+    # q = 1: the largest |w'(S)/w(S) - 1| over all cuts, cut weights from networkx
+    B, pairs = random_edge_stream(rng, 5, 80)
+    weights = 2.0 * rng.uniform(0.3, 1.7, size=40)
+    keep = np.arange(0, 80, 2)
+    G, Gs = nx.MultiGraph(), nx.MultiGraph()
+    G.add_edges_from((int(a), int(b), {"weight": 1.0}) for a, b in pairs)
+    Gs.add_nodes_from(range(5))
+    Gs.add_edges_from((int(a), int(b), {"weight": float(w)}) for (a, b), w in zip(pairs[keep], weights, strict=True))
+    cuts = cut_indicators(5)
+    devs = []
+    for row in cuts:
+        S = [v for v in range(5) if row[v]]
+        devs.append(abs(nx.cut_size(Gs, S, weight="weight") / nx.cut_size(G, S, weight="weight") - 1))
+    lo, hi = linf_cost_ratio_range(edge_weight_matrix(5, pairs, np.ones(80)),
+                                   edge_weight_matrix(5, pairs[keep], weights), cuts)
+    assert form_deviation(lo, hi, 1.0) == pytest.approx(max(devs), rel=1e-12)
+    # a sparse instance missing a direction: the deviation is 1
+    assert form_deviation(1.0, math.inf, 2.0) == 1.0
+    with pytest.raises(ValueError):
+        form_deviation(2.0, 1.0, 2.0)

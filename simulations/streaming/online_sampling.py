@@ -46,8 +46,8 @@ def online_weights(s: np.ndarray, q: float) -> np.ndarray:
 
 
 def online_lewis_sampling(uniforms, A, oversampling: float, q: float, growth: float = 0.25, first_block: int = 16,
-                          ridge: float = 1e-6, rescale_power: float | None = None, reweight_sketch: bool = True
-                          ) -> tuple[np.ndarray, np.ndarray]:
+                          ridge: float = 1e-6, rescale_power: float | None = None, reweight_sketch: bool = True,
+                          column_ids=None, squared_norms=None) -> tuple[np.ndarray, np.ndarray]:
     """One pass over the columns of A keeping column j with probability min(1, c w_j), w_j its online Lewis weight.
 
     The pass stores only M (n x n), its inverse and the kept columns.  Columns are read in blocks
@@ -56,6 +56,13 @@ def online_lewis_sampling(uniforms, A, oversampling: float, q: float, growth: fl
     of the stream read by its end (M grows in the PSD order along the pass, so a block's weights
     are at least the column-by-column ones: sampling only more).  growth = 0 and first_block = 1
     read the stream column by column.
+
+    Two exact shortcuts give the same kept columns and scales as computing every score (they only
+    skip work): (i) s_j = a_j^T M^{-1} a_j <= ||a_j||^2 lambda_max(M^{-1}) and the weight and pi are
+    increasing in s, so a column whose coin u_j is at least min(1, c w(||a_j||^2 lambda_max(M^{-1})))
+    is dropped without its score; (ii) with ``column_ids``, columns with the same id are equal (the
+    edges of a graph stream: one id per vertex pair), so the scores of a block are computed once per
+    distinct column.
 
     Args:
         uniforms: (d,) uniforms in [0, 1) deciding the coin of each column (common random numbers:
@@ -71,6 +78,10 @@ def online_lewis_sampling(uniforms, A, oversampling: float, q: float, growth: fl
             sampler, for controls).
         reweight_sketch: False adds the kept columns to M without their weight w^{1-2/q}/pi (a
             broken sampler, for controls).
+        column_ids: optional (d,) integers in [0, K): equal ids promise equal columns (not checked
+            beyond the first occurrence of each id, whose column stands for all of them).
+        squared_norms: optional (d,) precomputed ||a_j||^2 (computed here when None); lets several
+            passes over one stream share them.
     Returns:
         (kept, scale): indices of the kept columns (increasing) and their rescaling factors
         pi^{-r}; the sparse instance is ``A[:, kept] * scale``.
@@ -85,25 +96,50 @@ def online_lewis_sampling(uniforms, A, oversampling: float, q: float, growth: fl
         raise ValueError("need oversampling > 0, ridge > 0, growth >= 0 and first_block >= 1")
     n, d = A.shape
     r = 1.0 / q if rescale_power is None else float(rescale_power)
+    if column_ids is not None:
+        ids = np.asarray(column_ids)
+        if ids.shape != (d,) or not np.issubdtype(ids.dtype, np.integer) or (d and ids.min() < 0):
+            raise ValueError("column_ids must be (d,) non-negative integers")
+        first_of = np.full(int(ids.max()) + 1 if d else 0, -1)
+        first_of[ids[::-1]] = np.arange(d)[::-1]          # the first column of each id
+        distinct = A[:, np.maximum(first_of, 0)]
+        norms = None
+    else:
+        norms = (np.einsum("ij,ij->j", A, A) if squared_norms is None
+                 else np.asarray(squared_norms, dtype=float))
+        if norms.shape != (d,):
+            raise ValueError(f"squared_norms must have shape ({d},), got {norms.shape}")
     M = np.zeros((n, n))
     Minv = np.eye(n) / ridge
+    top = 1.0 / ridge                                    # lambda_max(Minv)
     kept, scale = [], []
     start = 0
     while start < d:
         stop = min(d, start + max(int(first_block), math.ceil(growth * start)))
-        B = A[:, start:stop]
         start, first = stop, start
-        s = np.einsum("ij,ij->j", B, Minv @ B)
+        if column_ids is not None:
+            s_distinct = np.einsum("ij,ij->j", distinct, Minv @ distinct)
+            cand = np.arange(first, stop)
+            s = s_distinct[ids[first:stop]]
+        else:
+            # exact pruning: pi is increasing in s and s <= ||a||^2 lambda_max(Minv)
+            bound = np.minimum(1.0, oversampling * online_weights(norms[first:stop] * top, q))
+            cand = first + np.nonzero(u[first:stop] < bound)[0]
+            if cand.size == 0:
+                continue
+            B = A[:, cand]
+            s = np.einsum("ij,ij->j", B, Minv @ B)
         w = online_weights(np.maximum(s, 0.0), q)
         pi = np.minimum(1.0, oversampling * w)
-        take = u[first:stop] < pi
+        take = u[cand] < pi
         if not take.any():
             continue
-        BK, pK, wK = B[:, take], pi[take], w[take]
+        BK, pK, wK = A[:, cand[take]], pi[take], w[take]
         coef = wK ** (1.0 - 2.0 / q) / pK if reweight_sketch else np.ones(pK.size)
         M += (BK * coef) @ BK.T
         Minv = np.linalg.inv(M + ridge * max(1.0, np.trace(M) / n) * np.eye(n))
-        kept.append(first + np.nonzero(take)[0])
+        top = float(np.linalg.eigvalsh((Minv + Minv.T) / 2)[-1]) * (1 + 1e-9)   # margin for rounding
+        kept.append(cand[take])
         scale.append(pK ** (-r))
     if not kept:
         return np.zeros(0, dtype=int), np.zeros(0)
@@ -144,6 +180,29 @@ def ratio_error(lo: float, hi: float) -> float:
     return max(hi - 1.0, 1.0 - lo)
 
 
+def form_deviation(lo: float, hi: float, q: float) -> float:
+    """Largest |N'(y)^q / N(y)^q - 1| over all y != 0, from the range [lo, hi] of the cost ratio over all b.
+
+    N(y) = ||A^T y||_q and N'(y) = ||A'^T y||_q are the dual norms of the full and the sparse
+    instance; OPT(A', b) / OPT(A, b) ranges over [min_y N(y)/N'(y), max_y N(y)/N'(y)] (for two
+    norms, sup_b N'*(b)/N*(b) = sup_y N(y)/N'(y), N* the dual norm), so N'^q/N^q ranges over
+    [hi^-q, lo^-q].  The q-th power is linear in the sampling coins: the quadratic form
+    y^T A'A'^T y for q = 2 (its range is the eigenvalues of G^{-1/2} A'A'^T G^{-1/2}), the cut
+    weights w'(S)/w(S) for q = 1 on a graph; a deviation at most t is a (1 +- t) sparsifier of
+    the dual norm's q-th power, and gives a cost within [(1 + t)^(-1/q), (1 - t)^(-1/q)] for every b.
+
+    Returns inf when lo = 0 (not possible for a cost ratio) or hi = inf (a direction the sparse
+    instance misses): then the deviation 1 - hi^-q = 1 is reported as at least 1.
+    Raises:
+        ValueError: unless 0 < lo <= hi and q > 0.
+    """
+    if not (q > 0 and 0 < lo <= hi):
+        raise ValueError(f"need q > 0 and 0 < lo <= hi, got q={q}, lo={lo}, hi={hi}")
+    upper = lo ** -q - 1.0
+    lower = 1.0 - (0.0 if math.isinf(hi) else hi ** -q)
+    return max(upper, lower)
+
+
 # ----------------------------------------------------------------------------- p = inf on graphs
 def random_edge_stream(rng: np.random.Generator, n: int, d: int) -> tuple[np.ndarray, np.ndarray]:
     """A stream of d edges drawn uniformly among the pairs of n vertices (a dense random multigraph).
@@ -161,6 +220,24 @@ def random_edge_stream(rng: np.random.Generator, n: int, d: int) -> tuple[np.nda
     B[pairs[:, 0], np.arange(d)] = 1.0
     B[pairs[:, 1], np.arange(d)] = -1.0
     return B, pairs
+
+
+def pair_ids(n: int, pairs) -> tuple[np.ndarray, np.ndarray]:
+    """Index of each edge's vertex pair among the n(n-1)/2 pairs, and those pairs.
+
+    Returns:
+        (ids, all_pairs): ids (d,) in [0, n(n-1)/2) with all_pairs[ids] equal to the pairs sorted
+        within each row; all_pairs (n(n-1)/2, 2) in lexicographic order.
+    Raises:
+        ValueError: on a pair with equal or out-of-range vertices.
+    """
+    pairs = np.sort(np.asarray(pairs, dtype=int).reshape(-1, 2), axis=1)
+    if pairs.size and (pairs.min() < 0 or pairs.max() >= n or np.any(pairs[:, 0] == pairs[:, 1])):
+        raise ValueError(f"pairs must join two distinct vertices among 0..{n - 1}")
+    all_pairs = np.array(list(itertools.combinations(range(n), 2))).reshape(-1, 2)
+    table = np.full((n, n), -1)
+    table[all_pairs[:, 0], all_pairs[:, 1]] = np.arange(len(all_pairs))
+    return table[pairs[:, 0], pairs[:, 1]], all_pairs
 
 
 def edge_weight_matrix(n: int, pairs, weights) -> np.ndarray:
