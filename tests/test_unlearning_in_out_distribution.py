@@ -412,3 +412,27 @@ def test_curvature_ratio_of_an_axis_design_by_hand():
     assert out["curvature_ratio"] == pytest.approx(mu / (s**2 / 2 + mu), rel=1e-12)
     # after enough steps the error lies along e_2, so strong convexity nearly binds
     assert out["strong_convexity_factor"] <= out["curvature_ratio"] + 1e-12
+
+
+def test_robust_unlearning_from_an_offset_start_counts_steps_in_closed_form():
+    # The descent's error obeys e_t = (I - H/beta)^t e_0, so its gradient H e_t reaches mu Delta after a number of
+    # steps computed here from matrix powers of the retain Hessian, independently of the descent loop.
+    rng = np.random.default_rng(11)
+    X, y = ridge_data(rng, 60, 3, 0.3)
+    y[:2] = 1e3
+    mu, offset = 0.05, 1000.0
+    out = robust_noisy_unlearning(X, y, [0, 1], mu, 2, 1e-4, 4.0, 0.5, 200, start_offset=offset)
+    Xr, yr = X[2:], y[2:]
+    H = Xr.T @ Xr / len(yr) + mu * np.eye(3)
+    beta = float(np.linalg.eigvalsh(H)[-1])
+    target = np.linalg.solve(H, Xr.T @ yr / len(yr))
+    trained = robust_gradient_descent(X, y, mu, 2, np.zeros(3), 1 / beta, 200)
+    e0 = trained + offset - target
+    M = np.eye(3) - H / beta
+    t = next(t for t in range(10_000) if np.linalg.norm(H @ np.linalg.matrix_power(M, t) @ e0) <= mu * out["radius"])
+    assert out["unlearning_steps"] == t
+    assert out["start_distance"] == pytest.approx(np.linalg.norm(e0), rel=1e-12)
+    # the certificate holds whatever the start: the stopping rule certifies the distance a posteriori
+    assert out["divergence"] <= 0.5 * (1 + 1e-9)
+    with pytest.raises(ValueError, match="start_offset"):
+        robust_noisy_unlearning(X, y, [0, 1], mu, 2, 1e-4, 4.0, 0.5, 200, start_offset=float("nan"))

@@ -165,7 +165,7 @@ def descend_until_certified(X, y, mu: float, theta0, radius: float, step: float,
 
 def robust_noisy_unlearning(X, y, forget, mu: float, trim: int, alpha: float, order: float,
                             renyi_epsilon: float, train_steps: int, smoothness: float | None = None,
-                            noise_factor: float = 1.0) -> dict[str, float]:
+                            noise_factor: float = 1.0, start_offset: float = 0.0) -> dict[str, float]:
     """Algorithm 2 (robust training and noisy minimiser approximation) on ridge regression, exactly.
 
     Learning: gradient descent from 0 whose per-sample gradients are aggregated by the
@@ -174,6 +174,8 @@ def robust_noisy_unlearning(X, y, forget, mu: float, trim: int, alpha: float, or
     until ||grad|| <= mu Delta (Delta = :func:`utility_radius` with beta the retain risk's
     smoothness), then Gaussian noise sigma = Delta sqrt(q / (2 eps)) (times ``noise_factor``, 1 for
     the method).  Reference (retraining): argmin of the retain risk plus the same noise.
+    ``start_offset`` (0 for the method) adds that amount to every coordinate of the trained model
+    before unlearning starts: a deliberately wrong start, for controls that must notice it.
 
     The certificate rests on two inequalities, whose slack is returned factor by factor:
     ||theta_U - theta*|| <= ||grad F(theta_U)|| / mu (strong convexity; equality when the error
@@ -191,17 +193,20 @@ def robust_noisy_unlearning(X, y, forget, mu: float, trim: int, alpha: float, or
         ``curvature_ratio`` (mu / lambda_min of the retain Hessian: the largest the strong-convexity
         factor can be).
     Raises:
-        ValueError: on a non-positive ``noise_factor`` (and as the functions called).
+        ValueError: on a non-positive ``noise_factor``, a non-finite ``start_offset`` (and as the
+        functions called).
     """
     if not noise_factor > 0:
         raise ValueError(f"noise_factor must be positive (1 = the calibrated noise), got {noise_factor}")
+    if not math.isfinite(start_offset):
+        raise ValueError(f"start_offset must be finite (0 = the trained model), got {start_offset}")
     X, y = _check_data(X, y)
     n, dim = X.shape
     keep = np.setdiff1d(np.arange(n), np.asarray(forget, dtype=int))
     Xr, yr = X[keep], y[keep]
     beta = float(np.linalg.eigvalsh(ridge_hessian(Xr, mu))[-1]) if smoothness is None else smoothness
     step = 1.0 / beta
-    trained = robust_gradient_descent(X, y, mu, trim, np.zeros(dim), step, train_steps)
+    trained = robust_gradient_descent(X, y, mu, trim, np.zeros(dim), step, train_steps) + start_offset
     radius = utility_radius(alpha, beta, dim, order, renyi_epsilon)
     sigma = noise_factor * noise_for_radius(radius, order, renyi_epsilon)
     hessian = ridge_hessian(Xr, mu)
