@@ -16,6 +16,7 @@ from simulations.privacy import (
     gaussian_delta,
     gaussian_mechanism_sigma,
     gaussian_sigma_for_renyi,
+    gaussian_tradeoff_tpr,
     hockey_stick_divergence,
     laplace_scale,
     membership_inference_audit,
@@ -144,6 +145,22 @@ def test_dp_tpr_bound_hand_values():
     assert dp_tpr_bound(0.01, math.log(3), 0.0) == pytest.approx(0.03)
     assert dp_tpr_bound(0.9, 1.0, 0.0) == pytest.approx(1 - math.exp(-1) * 0.1)
     assert dp_tpr_bound(0.5, 0.0, 0.0) == pytest.approx(0.5)
+
+
+def test_gaussian_tradeoff_hand_values_and_dp_envelope():
+    assert gaussian_tradeoff_tpr(0.3, 0.0) == pytest.approx(0.3)            # no shift: no test beats guessing
+    assert gaussian_tradeoff_tpr(0.5, 1.959963984540054) == pytest.approx(0.975, rel=1e-9)
+    assert gaussian_tradeoff_tpr(0.0, 2.0) == 0.0 and gaussian_tradeoff_tpr(1.0, 2.0) == 1.0
+    # mu-GDP is (eps, delta(eps))-DP for every eps with delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)
+    # (Dong, Roth & Su 2022, Cor. 2.13); the trade-off curve is the lower envelope of the DP bounds over eps.
+    for fpr, mu in [(0.01, 0.4472), (0.1, 1.0), (0.3, 0.25)]:
+        def dp_bound(eps, mu=mu, fpr=fpr):
+            delta = stats.norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * stats.norm.cdf(-eps / mu - mu / 2)
+            return dp_tpr_bound(fpr, eps, min(max(delta, 0.0), 1.0))
+        best = optimize.minimize_scalar(dp_bound, bounds=(0.0, 20.0), method="bounded", options={"xatol": 1e-10}).fun
+        assert gaussian_tradeoff_tpr(fpr, mu) == pytest.approx(best, rel=1e-6)
+    with pytest.raises(ValueError):
+        gaussian_tradeoff_tpr(0.1, -1.0)
 
 
 def test_membership_audit_on_known_gaussians():

@@ -25,14 +25,14 @@ meets its bound $\beta d\sigma^2/2$.
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
 from simulations.privacy import (
-    dp_tpr_bound,
+    gaussian_tradeoff_tpr,
     membership_inference_audit,
     renyi_divergence_gaussians,
-    renyi_to_dp,
 )
 from simulations.unlearning import (
     aligned_ridge_instance,
@@ -279,13 +279,14 @@ def _audit(ctx, noise_factor: float, forget_label: float | None) -> Proportion:
     direction = (unlearned - retrained) / max(np.linalg.norm(unlearned - retrained), 1e-300)
     score = lambda mean, k: (mean - retrained + sigma * rng.standard_normal((k, dim))) @ direction  # noqa: E731
     audit = membership_inference_audit(score(retrained, m), score(retrained, m), score(unlearned, m),
-                                       ctx["target_fpr"], delta=ctx["delta"])
-    eps_dp = renyi_to_dp(q, eps, ctx["delta"])
-    return Proportion(audit.true_positives, audit.n_in, dp_tpr_bound(audit.fpr_upper, eps_dp, ctx["delta"]),
+                                       ctx["target_fpr"])
+    shift = math.sqrt(2 * eps / q)      # ||a - b|| / sigma of the released Gaussians allowed by D_q <= eps
+    return Proportion(audit.true_positives, audit.n_in, gaussian_tradeoff_tpr(audit.fpr_upper, shift),
                       relation="<=", method="clopper-pearson", level=0.95,
-                      why=f"any (eps, delta)-DP pair of outputs has TPR <= e^eps FPR + delta (eps = {eps_dp:.3f} "
-                          f"from the Rényi certificate, delta = {ctx['delta']:g}); FPR replaced by its 95% "
-                          f"Clopper-Pearson upper end ({audit.fpr_upper:.4f})",
+                      why=f"Gaussians with D_q <= eps have ||a-b||/sigma <= sqrt(2 eps/q) = {shift:.4f}, and no test "
+                          f"between them beats the likelihood-ratio test's power Phi(Phi^-1(FPR) + sqrt(2 eps/q)); FPR "
+                          f"replaced by its 95% Clopper-Pearson upper end ({audit.fpr_upper:.5f}: the curve "
+                          f"increases in FPR), TPR by its 95% Clopper-Pearson interval",
                       event="attack flags the unlearned output as a member")
 
 
@@ -294,32 +295,42 @@ _AUDIT = {**_CERT,
           "d": Param(3, low=2, high=1000, doc="dimension"),
           "mu": Param(100.0, low=1e-3, high=1e4, doc="strong convexity (large: the sensitivity bound nearly binds)"),
           "axis_fraction": Param(0.98, low=0.05, high=0.99, doc="share of points on e_1 (aligned instance)"),
-          "n_samples": Param(20_000, full=200_000, low=100, high=10**7, doc="outputs drawn per world"),
+          "n_samples": Param(1_000_000, full=4_000_000, low=100, high=10**8,
+                             doc="outputs drawn per world (the Monte Carlo intervals must be narrow against the "
+                                 "bound's margin on this instance, about 9e-4 in TPR: see the method)"),
           "target_fpr": Param(0.01, low=1e-4, high=0.5, doc="false-positive rate of the attack"),
-          "delta": Param(1e-5, low=1e-12, high=0.1, doc="delta of the (eps, delta) conversion"),
           "noise_factor": Param(1.0, low=1e-6, high=100.0,
                                 doc="released noise as a multiple of the calibrated sigma (1 = the mechanism)")}
 
 
-@claim(PAPER, source="Definition of (q, epsilon)-Rényi unlearning (certification analogous to DP); Mironov (2017) "
-       "Prop. 3 for the conversion", evidence="proportion", role="supporting",
+@claim(PAPER, source="Definition of (q, epsilon)-Rényi unlearning (certification analogous to DP), read as a "
+       "membership-inference guarantee through the Gaussian trade-off curve (Dong, Roth & Su 2022, Gaussian DP)",
+       evidence="proportion", role="supporting",
        reconstructed_from=_READ, params=_AUDIT,
        sweeps=({"noise_factor": [0.1, 0.2, 0.3, 0.5, 0.7, 1.0]},),
-       statement=r"A membership-inference attack that tries to tell the unlearned model from the retrained one "
-       r"has, at every false-positive rate $\alpha$, true-positive rate $\le e^{\varepsilon_{DP}}\alpha+\delta$ "
-       r"with $\varepsilon_{DP}=\varepsilon+\ln(1/\delta)/(q-1)$.",
+       statement=r"For Algorithm 1's Gaussian release certified $(q,\varepsilon)$-Rényi, a membership-inference "
+       r"attack that tries to tell the unlearned model from the retrained one has, at every false-positive rate "
+       r"$\alpha$, true-positive rate $\le\Phi\big(\Phi^{-1}(\alpha)+\sqrt{2\varepsilon/q}\big)$: the "
+       r"likelihood-ratio test's power between $\mathcal N(a,\sigma^2I)$ and $\mathcal N(b,\sigma^2I)$ with "
+       r"$\|a-b\|/\sigma=\sqrt{2\varepsilon/q}$, the largest shift the certificate allows.",
        method="Black-box audit of output perturbation (T = 0) on the aligned instance where the sensitivity bound "
-       "nearly binds (mu = 100): a likelihood-ratio threshold attack calibrated on retrained outputs at FPR 1%, "
-       "applied to fresh samples of both worlds.  The Rényi-to-DP conversion is loose by nature (at the calibrated "
-       "noise the best test reaches TPR ~0.03 against the bound ~0.1), so the audit cannot see a noise cut below "
-       "about 2x: its near miss is not refuted, and its controls cut the noise 3x and 10x.")
+       "nearly binds (mu = 100, 98% of the points on e_1: the released means are 0.971 of the calibrated radius "
+       "apart).  The attack is the likelihood-ratio test along the worst-case direction (the difference of the two "
+       "means, known to the attacker), its threshold calibrated on retrained outputs at FPR 1%, applied to fresh "
+       "samples of both worlds; its TPR is compared with the Gaussian trade-off curve at the FPR's upper confidence "
+       "end.  Sample size, derived before the run: at the calibrated noise the true TPR lies (1 - 0.971) sqrt(2 eps/q) "
+       "phi(Phi^-1(0.01) + sqrt(2 eps/q)) ~ 9e-4 below the curve; 10^6 outputs per world make the two Clopper-Pearson "
+       "intervals' half-widths (about 3.4e-4 in TPR, and 2e-4 in FPR, which moves the curve by 5e-4) small "
+       "against it.  Noise 0.8 times the calibrated sigma raises the TPR to about 0.037 against the bound 0.030 "
+       "(near-miss control), half the noise to about 0.07.")
 def unlearned_model_passes_membership_audit(ctx):
-    """The unlearned model withstands the strongest threshold membership-inference attack."""
+    """The unlearned model withstands the likelihood-ratio membership-inference attack, up to the Gaussian trade-off curve."""
     return _audit(ctx, ctx["noise_factor"], None)
 
 
-unlearned_model_passes_membership_audit.control("noise at 1/3 of the calibrated sigma", params={"noise_factor": 1 / 3},
-                                                near_miss=True)
+unlearned_model_passes_membership_audit.control("noise 0.8 times the calibrated sigma (a constant 20% too small)",
+                                                params={"noise_factor": 0.8}, near_miss=True)
+unlearned_model_passes_membership_audit.control("noise at half the calibrated sigma", params={"noise_factor": 0.5})
 unlearned_model_passes_membership_audit.control("noise at 1/10 of the calibrated sigma", params={"noise_factor": 0.1})
 
 
