@@ -303,6 +303,7 @@ from simulations.unlearning import (  # noqa: E402
     ridge_noisy_excess_risk,
     ridge_smoothness,
     robust_noisy_unlearning,
+    trimmed_mean_distance_bound,
     utility_radius,
 )
 
@@ -453,3 +454,36 @@ def test_robust_unlearning_from_an_offset_start_counts_steps_in_closed_form():
     assert out["divergence"] <= 0.5 * (1 + 1e-9)
     with pytest.raises(ValueError, match="start_offset"):
         robust_noisy_unlearning(X, y, [0, 1], mu, 2, 1e-4, 4.0, 0.5, 200, start_offset=float("nan"))
+
+
+def test_trimmed_mean_lies_between_the_extreme_inlier_means_by_brute_force():
+    # The lemma behind trimmed_mean_distance_bound, checked on random columns with f <= trim outliers anywhere.
+    rng = np.random.default_rng(12)
+    for _ in range(200):
+        m, f = 30, int(rng.integers(0, 4))
+        trim = f + int(rng.integers(0, 3))
+        inliers = rng.normal(size=m)
+        values = np.concatenate([inliers, rng.choice((-1.0, 1.0), f) * 10 ** rng.uniform(0, 6, f)])
+        tm = trimmed_mean(values[:, None], trim)[0]
+        kept, s = m + f - 2 * trim, np.sort(inliers)
+        assert s[:kept].mean() - 1e-12 <= tm <= s[-kept:].mean() + 1e-12
+
+
+def test_trimmed_mean_distance_bound_in_one_dimension_and_at_a_robust_fixed_point():
+    # d = 1: the bound is dev / H with H = mean(x^2) + mu, computed here by hand.
+    x = np.array([[1.0], [0.5], [-0.8], [0.3], [0.9]])
+    y = np.array([0.2, -1.0, 0.4, 2.0, -0.3])
+    mu, theta, n_total, trim = 0.1, np.array([0.7]), 6, 1
+    g = np.sort(x[:, 0] * (x[:, 0] * 0.7 - y))
+    dev = max(g[-4:].mean() - g.mean(), g.mean() - g[:4].mean())
+    assert trimmed_mean_distance_bound(x, y, mu, theta, n_total, trim) == pytest.approx(
+        dev / (np.mean(x[:, 0] ** 2) + mu), rel=1e-12)
+    # at the fixed point of trimmed-mean GD with far outliers the distance to the retain minimiser obeys the bound
+    rng = np.random.default_rng(13)
+    X, y = ridge_data(rng, 80, 3, 0.3)
+    y[:2] = [3e3, -2e3]
+    out = robust_noisy_unlearning(X, y, [0, 1], 0.05, 2, 1e-4, 4.0, 0.5, 400)
+    assert out["training_residual"] < 1e-10
+    assert out["start_distance"] <= out["start_distance_bound"] + out["training_residual"] / 0.05
+    with pytest.raises(ValueError):
+        trimmed_mean_distance_bound(x, y, mu, theta, 3, 1)
