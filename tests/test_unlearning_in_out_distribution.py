@@ -16,6 +16,7 @@ from simulations.privacy import (
     gaussian_delta,
     gaussian_mechanism_sigma,
     gaussian_sigma_for_renyi,
+    gaussian_tradeoff_tpr,
     hockey_stick_divergence,
     laplace_scale,
     membership_inference_audit,
@@ -144,6 +145,22 @@ def test_dp_tpr_bound_hand_values():
     assert dp_tpr_bound(0.01, math.log(3), 0.0) == pytest.approx(0.03)
     assert dp_tpr_bound(0.9, 1.0, 0.0) == pytest.approx(1 - math.exp(-1) * 0.1)
     assert dp_tpr_bound(0.5, 0.0, 0.0) == pytest.approx(0.5)
+
+
+def test_gaussian_tradeoff_hand_values_and_dp_envelope():
+    assert gaussian_tradeoff_tpr(0.3, 0.0) == pytest.approx(0.3)            # no shift: no test beats guessing
+    assert gaussian_tradeoff_tpr(0.5, 1.959963984540054) == pytest.approx(0.975, rel=1e-9)
+    assert gaussian_tradeoff_tpr(0.0, 2.0) == 0.0 and gaussian_tradeoff_tpr(1.0, 2.0) == 1.0
+    # mu-GDP is (eps, delta(eps))-DP for every eps with delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)
+    # (Dong, Roth & Su 2022, Cor. 2.13); the trade-off curve is the lower envelope of the DP bounds over eps.
+    for fpr, mu in [(0.01, 0.4472), (0.1, 1.0), (0.3, 0.25)]:
+        def dp_bound(eps, mu=mu, fpr=fpr):
+            delta = stats.norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * stats.norm.cdf(-eps / mu - mu / 2)
+            return dp_tpr_bound(fpr, eps, min(max(delta, 0.0), 1.0))
+        best = optimize.minimize_scalar(dp_bound, bounds=(0.0, 20.0), method="bounded", options={"xatol": 1e-10}).fun
+        assert gaussian_tradeoff_tpr(fpr, mu) == pytest.approx(best, rel=1e-6)
+    with pytest.raises(ValueError):
+        gaussian_tradeoff_tpr(0.1, -1.0)
 
 
 def test_membership_audit_on_known_gaussians():
@@ -286,6 +303,7 @@ from simulations.unlearning import (  # noqa: E402
     ridge_noisy_excess_risk,
     ridge_smoothness,
     robust_noisy_unlearning,
+    trimmed_mean_distance_bound,
     utility_radius,
 )
 
@@ -412,3 +430,60 @@ def test_curvature_ratio_of_an_axis_design_by_hand():
     assert out["curvature_ratio"] == pytest.approx(mu / (s**2 / 2 + mu), rel=1e-12)
     # after enough steps the error lies along e_2, so strong convexity nearly binds
     assert out["strong_convexity_factor"] <= out["curvature_ratio"] + 1e-12
+
+
+def test_robust_unlearning_from_an_offset_start_counts_steps_in_closed_form():
+    # The descent's error obeys e_t = (I - H/beta)^t e_0, so its gradient H e_t reaches mu Delta after a number of
+    # steps computed here from matrix powers of the retain Hessian, independently of the descent loop.
+    rng = np.random.default_rng(11)
+    X, y = ridge_data(rng, 60, 3, 0.3)
+    y[:2] = 1e3
+    mu, offset = 0.05, 1000.0
+    out = robust_noisy_unlearning(X, y, [0, 1], mu, 2, 1e-4, 4.0, 0.5, 200, start_offset=offset)
+    Xr, yr = X[2:], y[2:]
+    H = Xr.T @ Xr / len(yr) + mu * np.eye(3)
+    beta = float(np.linalg.eigvalsh(H)[-1])
+    target = np.linalg.solve(H, Xr.T @ yr / len(yr))
+    trained = robust_gradient_descent(X, y, mu, 2, np.zeros(3), 1 / beta, 200)
+    e0 = trained + offset - target
+    M = np.eye(3) - H / beta
+    t = next(t for t in range(10_000) if np.linalg.norm(H @ np.linalg.matrix_power(M, t) @ e0) <= mu * out["radius"])
+    assert out["unlearning_steps"] == t
+    assert out["start_distance"] == pytest.approx(np.linalg.norm(e0), rel=1e-12)
+    # the certificate holds whatever the start: the stopping rule certifies the distance a posteriori
+    assert out["divergence"] <= 0.5 * (1 + 1e-9)
+    with pytest.raises(ValueError, match="start_offset"):
+        robust_noisy_unlearning(X, y, [0, 1], mu, 2, 1e-4, 4.0, 0.5, 200, start_offset=float("nan"))
+
+
+def test_trimmed_mean_lies_between_the_extreme_inlier_means_by_brute_force():
+    # The lemma behind trimmed_mean_distance_bound, checked on random columns with f <= trim outliers anywhere.
+    rng = np.random.default_rng(12)
+    for _ in range(200):
+        m, f = 30, int(rng.integers(0, 4))
+        trim = f + int(rng.integers(0, 3))
+        inliers = rng.normal(size=m)
+        values = np.concatenate([inliers, rng.choice((-1.0, 1.0), f) * 10 ** rng.uniform(0, 6, f)])
+        tm = trimmed_mean(values[:, None], trim)[0]
+        kept, s = m + f - 2 * trim, np.sort(inliers)
+        assert s[:kept].mean() - 1e-12 <= tm <= s[-kept:].mean() + 1e-12
+
+
+def test_trimmed_mean_distance_bound_in_one_dimension_and_at_a_robust_fixed_point():
+    # d = 1: the bound is dev / H with H = mean(x^2) + mu, computed here by hand.
+    x = np.array([[1.0], [0.5], [-0.8], [0.3], [0.9]])
+    y = np.array([0.2, -1.0, 0.4, 2.0, -0.3])
+    mu, theta, n_total, trim = 0.1, np.array([0.7]), 6, 1
+    g = np.sort(x[:, 0] * (x[:, 0] * 0.7 - y))
+    dev = max(g[-4:].mean() - g.mean(), g.mean() - g[:4].mean())
+    assert trimmed_mean_distance_bound(x, y, mu, theta, n_total, trim) == pytest.approx(
+        dev / (np.mean(x[:, 0] ** 2) + mu), rel=1e-12)
+    # at the fixed point of trimmed-mean GD with far outliers the distance to the retain minimiser obeys the bound
+    rng = np.random.default_rng(13)
+    X, y = ridge_data(rng, 80, 3, 0.3)
+    y[:2] = [3e3, -2e3]
+    out = robust_noisy_unlearning(X, y, [0, 1], 0.05, 2, 1e-4, 4.0, 0.5, 400)
+    assert out["training_residual"] < 1e-10
+    assert out["start_distance"] <= out["start_distance_bound"] + out["training_residual"] / 0.05
+    with pytest.raises(ValueError):
+        trimmed_mean_distance_bound(x, y, mu, theta, 3, 1)

@@ -4,6 +4,7 @@ from .audit import (
     MembershipAudit,
     dp_tpr_bound,
     exact_privacy_loss,
+    gaussian_tradeoff_tpr,
     hockey_stick_divergence,
     membership_inference_audit,
 )
@@ -20,7 +21,7 @@ from .mechanisms import (
 from .renyi import gaussian_sigma_for_renyi, renyi_divergence_gaussians, renyi_to_dp
 
 __all__ = [
-    "MembershipAudit", "dp_tpr_bound", "exact_privacy_loss", "hockey_stick_divergence",
+    "MembershipAudit", "dp_tpr_bound", "gaussian_tradeoff_tpr", "exact_privacy_loss", "hockey_stick_divergence",
     "membership_inference_audit", "exponential_mechanism", "exponential_mechanism_probabilities",
     "gaussian_delta", "gaussian_mechanism", "gaussian_mechanism_sigma", "laplace_mechanism", "laplace_scale",
     "randomized_response_probabilities", "gaussian_sigma_for_renyi", "renyi_divergence_gaussians", "renyi_to_dp",

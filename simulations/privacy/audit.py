@@ -65,6 +65,24 @@ def dp_tpr_bound(fpr: float, epsilon: float, delta: float) -> float:
     return float(min(1.0, math.exp(epsilon) * fpr + delta, 1 - math.exp(-epsilon) * (1 - fpr - delta)))
 
 
+def gaussian_tradeoff_tpr(fpr: float, mu: float) -> float:
+    """Largest TPR any test can have at false-positive rate ``fpr`` between N(a, s^2 I) and N(b, s^2 I), ||a-b|| = mu s.
+
+    Phi(Phi^-1(fpr) + mu): the power of the likelihood-ratio (Neyman-Pearson) test, i.e. the trade-off
+    curve of mu-Gaussian differential privacy (Dong, Roth & Su, JRSS-B 2022, Def. 2.6 and eq. (2.3)).
+    A Gaussian mechanism whose Rényi divergence of order q is at most eps has mu <= sqrt(2 eps / q).
+
+    Args:
+        fpr: false-positive rate in [0, 1].
+        mu: mean shift in units of the noise's standard deviation, >= 0.
+    Raises:
+        ValueError: on fpr outside [0, 1] or a negative or non-finite mu.
+    """
+    if not (0 <= fpr <= 1 and math.isfinite(mu) and mu >= 0):
+        raise ValueError(f"need fpr in [0, 1] and a finite mu >= 0, got fpr={fpr}, mu={mu}")
+    return float(stats.norm.cdf(stats.norm.ppf(fpr) + mu))
+
+
 @dataclass
 class MembershipAudit:
     """Outcome of :func:`membership_inference_audit`.

@@ -10,6 +10,7 @@ from .certified import (
     ridge_hessian,
     ridge_noisy_excess_risk,
     robust_noisy_unlearning,
+    trimmed_mean_distance_bound,
     utility_radius,
 )
 from .erm import (
@@ -42,7 +43,7 @@ from .erm import (
 __all__ = [
     "aligned_ridge_instance", "apriori_unlearning_steps", "coordinate_ridge_instance", "descend_until_certified",
     "noise_for_radius", "ridge_domain_constants", "ridge_hessian", "ridge_noisy_excess_risk", "robust_noisy_unlearning",
-    "utility_radius",
+    "trimmed_mean_distance_bound", "utility_radius",
     "deletion_capacity", "noisy_excess_population_risk", "ridge_unlearning_excess", "sphere_ridge_data",
     "erm_sensitivity_bound", "gradient_descent", "iterations_to_reach", "logistic_data", "logistic_erm", "logistic_gradient",
     "logistic_gradient_bound", "logistic_objective", "logistic_smoothness", "ridge_data", "ridge_erm",

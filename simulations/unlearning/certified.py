@@ -22,11 +22,19 @@ excess empirical risk on the retain set).  The constants below are our reconstru
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 
-from .erm import _check_data, _check_mu, ridge_erm, robust_gradient_descent
+from .erm import (
+    _check_data,
+    _check_mu,
+    ridge_erm,
+    ridge_per_sample_gradients,
+    robust_gradient_descent,
+    trimmed_mean,
+)
 
 
 # ----------------------------------------------------------------------------- domain constants
@@ -163,9 +171,46 @@ def descend_until_certified(X, y, mu: float, theta0, radius: float, step: float,
     raise ValueError(f"the certified radius {radius:g} was not reached in {max_iter} gradient steps")
 
 
+def trimmed_mean_distance_bound(X_retain, y_retain, mu: float, theta, n_total: int, trim: int) -> float:
+    """Distance from a fixed point of trimmed-mean ridge GD to the retain minimiser, bounded from the retain data only.
+
+    Lemma (ours): if at most f <= trim of the n_total points are not retain points, the coordinate-wise
+    trimmed mean of any values lies between the mean of the n_total - 2 trim smallest and the mean of
+    the n_total - 2 trim largest retain values (the r-th largest kept value is at most the (r - trim)-th
+    largest retain value).  At a fixed point theta of trimmed-mean GD (trimmed mean of the per-sample
+    loss gradients + mu theta = 0), the retain gradient is therefore a vector g with |g_j| <= dev_j,
+    dev_j the larger distance of those two means from the retain mean, and theta - theta* = H^-1 g;
+    the bound is max ||H^-1 g|| over that box (attained at a vertex; all 2^d are enumerated).  It
+    uses neither the forget points' labels nor their positions, except through theta.
+
+    Args:
+        X_retain, y_retain: the retain points, shapes (m, d), (m,).
+        mu: l2 regularisation (> 0).
+        theta: the point (shape (d,)) at which the retain gradients are evaluated.
+        n_total: number of points the trimmed mean was taken over (>= m).
+        trim: entries trimmed at each end (the lemma needs trim >= n_total - m).
+    Raises:
+        ValueError: on n_total < m, a negative trim, n_total - 2 trim < 1 or d > 20.
+    """
+    X, y = _check_data(X_retain, y_retain)
+    mu = _check_mu(mu)
+    m, dim = X.shape
+    kept = n_total - 2 * trim
+    if n_total < m or trim < 0 or kept < 1 or dim > 20:
+        raise ValueError(f"need n_total >= m = {m}, trim >= 0, n_total - 2 trim >= 1 and d <= 20, got "
+                         f"n_total={n_total}, trim={trim}, d={dim}")
+    kept = min(kept, m)
+    grads = np.sort(ridge_per_sample_gradients(X, y, np.asarray(theta, dtype=float)), axis=0)
+    mean = grads.mean(axis=0)
+    dev = np.maximum(grads[-kept:].mean(axis=0) - mean, mean - grads[:kept].mean(axis=0))
+    inverse = np.linalg.inv(ridge_hessian(X, mu))
+    return float(max(np.linalg.norm(inverse @ (np.array(signs) * dev))
+                     for signs in itertools.product((-1.0, 1.0), repeat=dim)))
+
+
 def robust_noisy_unlearning(X, y, forget, mu: float, trim: int, alpha: float, order: float,
                             renyi_epsilon: float, train_steps: int, smoothness: float | None = None,
-                            noise_factor: float = 1.0) -> dict[str, float]:
+                            noise_factor: float = 1.0, start_offset: float = 0.0) -> dict[str, float]:
     """Algorithm 2 (robust training and noisy minimiser approximation) on ridge regression, exactly.
 
     Learning: gradient descent from 0 whose per-sample gradients are aggregated by the
@@ -174,6 +219,8 @@ def robust_noisy_unlearning(X, y, forget, mu: float, trim: int, alpha: float, or
     until ||grad|| <= mu Delta (Delta = :func:`utility_radius` with beta the retain risk's
     smoothness), then Gaussian noise sigma = Delta sqrt(q / (2 eps)) (times ``noise_factor``, 1 for
     the method).  Reference (retraining): argmin of the retain risk plus the same noise.
+    ``start_offset`` (0 for the method) adds that amount to every coordinate of the trained model
+    before unlearning starts: a deliberately wrong start, for controls that must notice it.
 
     The certificate rests on two inequalities, whose slack is returned factor by factor:
     ||theta_U - theta*|| <= ||grad F(theta_U)|| / mu (strong convexity; equality when the error
@@ -185,23 +232,30 @@ def robust_noisy_unlearning(X, y, forget, mu: float, trim: int, alpha: float, or
         dict with ``divergence`` (D_q of the two released Gaussians, exact), ``excess_risk``
         (expected excess retain risk of the released model, exact), ``unlearning_steps``,
         ``retraining_steps`` (the same descent from 0), ``radius`` (Delta), ``sigma`` (the
-        released noise), ``start_distance`` (||theta_trained - theta*||), ``distance``
+        released noise), ``start_distance`` (||theta_trained - theta*||, theta_trained the model
+        unlearning starts from), ``start_distance_bound`` (:func:`trimmed_mean_distance_bound` at the
+        robust model), ``training_residual`` (norm of the trimmed-mean gradient at the robust model:
+        0 at a fixed point), ``distance``
         (||theta_U - theta*||), ``strong_convexity_factor`` (mu distance / ||grad F(theta_U)||, in
         (0, 1]), ``stopping_factor`` (||grad F(theta_U)|| / (mu Delta), in [0, 1]) and
         ``curvature_ratio`` (mu / lambda_min of the retain Hessian: the largest the strong-convexity
         factor can be).
     Raises:
-        ValueError: on a non-positive ``noise_factor`` (and as the functions called).
+        ValueError: on a non-positive ``noise_factor``, a non-finite ``start_offset`` (and as the
+        functions called).
     """
     if not noise_factor > 0:
         raise ValueError(f"noise_factor must be positive (1 = the calibrated noise), got {noise_factor}")
+    if not math.isfinite(start_offset):
+        raise ValueError(f"start_offset must be finite (0 = the trained model), got {start_offset}")
     X, y = _check_data(X, y)
     n, dim = X.shape
     keep = np.setdiff1d(np.arange(n), np.asarray(forget, dtype=int))
     Xr, yr = X[keep], y[keep]
     beta = float(np.linalg.eigvalsh(ridge_hessian(Xr, mu))[-1]) if smoothness is None else smoothness
     step = 1.0 / beta
-    trained = robust_gradient_descent(X, y, mu, trim, np.zeros(dim), step, train_steps)
+    robust = robust_gradient_descent(X, y, mu, trim, np.zeros(dim), step, train_steps)
+    trained = robust + start_offset
     radius = utility_radius(alpha, beta, dim, order, renyi_epsilon)
     sigma = noise_factor * noise_for_radius(radius, order, renyi_epsilon)
     hessian = ridge_hessian(Xr, mu)
@@ -214,6 +268,9 @@ def robust_noisy_unlearning(X, y, forget, mu: float, trim: int, alpha: float, or
             "excess_risk": ridge_noisy_excess_risk(Xr, yr, mu, unlearned, sigma),
             "unlearning_steps": t_u, "retraining_steps": t_r, "radius": radius, "sigma": sigma,
             "start_distance": float(np.linalg.norm(trained - target)), "distance": distance,
+            "start_distance_bound": trimmed_mean_distance_bound(Xr, yr, mu, robust, n, trim),
+            "training_residual": float(np.linalg.norm(trimmed_mean(ridge_per_sample_gradients(X, y, robust), trim)
+                                                      + mu * robust)),
             "strong_convexity_factor": mu * distance / gradient if gradient > 0 else 1.0,
             "stopping_factor": gradient / (mu * radius),
             "curvature_ratio": mu / float(np.linalg.eigvalsh(hessian)[0])}

@@ -18,21 +18,24 @@ the domain $\|x\|\le 1$, $|y|\le y_{\max}$ (minimiser norm $\le y_{\max}/\mu$, p
 gradients $\le G = y_{\max}(1+1/\mu)$, smoothness $\beta = 1+\mu$), the utility radius
 $\Delta^2 = 2\alpha/(\beta(1 + dq/(2\varepsilon)))$ and noise $\sigma = \Delta\sqrt{q/(2\varepsilon)}$.
 Certificates are checked on the neighbouring datasets where the sensitivity bound binds (found by
-an adversarial search), utility on isotropic data where the noise's cost $\sigma^2\operatorname{tr}H/2$
-meets its bound $\beta d\sigma^2/2$.
+an adversarial search); utility in two parts, the unlearning error on those same datasets and the
+total on isotropic data where the noise's cost $\sigma^2\operatorname{tr}H/2$ meets its bound
+$\beta d\sigma^2/2$; the membership audit against the Gaussian trade-off curve.  For Algorithm 2 the
+headline is what robust training changes (the trained model's distance and the unlearning time);
+the release step's certificate, which holds from any start, is background.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
 from simulations.privacy import (
-    dp_tpr_bound,
+    gaussian_tradeoff_tpr,
     membership_inference_audit,
     renyi_divergence_gaussians,
-    renyi_to_dp,
 )
 from simulations.unlearning import (
     aligned_ridge_instance,
@@ -88,8 +91,11 @@ PAPER = Paper(
         NotChecked(r"Algorithm 2's interpolation-error bound and its constant-factor deletion capacity for "
                    r"out-of-distribution data.",
                    "the bound's exact form and constants could not be read, so neither it nor an a-priori unlearning "
-                   "step count derived from it can be computed; the robust method is checked with the a-posteriori "
-                   "stopping rule (gradient norm <= mu Delta), on its certificate, utility and unlearning time.",
+                   "step count derived from it can be computed; the headline robust_noisy_gd_unlearning checks, in "
+                   "its place, the trained model's distance against our own trimmed-mean lemma (a bound from the "
+                   "retain gradients only) and the unlearning time to the a-posteriori stopping rule; the release "
+                   "step's certificate and utility hold for any start and are the background claim "
+                   "robust_stopping_rule_certificate.",
                    role="supporting"),
     ),
 )
@@ -220,6 +226,47 @@ def algorithm1_excess_risk(params: dict, X, y, order_of_forgetting, order: float
     return ridge_noisy_excess_risk(X[keep], y[keep], mu, unlearned, sigma), alpha
 
 
+def algorithm1_unlearning_error(params: dict, n: int, dim: int, order: float, renyi_epsilon: float,
+                                sensitivity_factor: float) -> tuple[float, float]:
+    """(e^T H e / 2, beta Delta^2 / 2): the unlearning-error term of Algorithm 1's excess retain risk and its bound.
+
+    e = unlearned - retain minimiser after the a-priori number of warm-started steps, H the retain
+    Hessian, beta = 1 + mu the domain smoothness, on the aligned neighbouring datasets ``params``
+    (parametrised as in :func:`algorithm1_divergence`, where the a-priori distance bound binds).
+    ``sensitivity_factor`` is the constant c of the distance bound c f G/(mu n) the step count is
+    computed with (2 for the method; the instance itself is always parametrised with 2).
+    """
+    mu, f, steps = float(params["mu"]), int(params["n_forget"]), int(params["steps"])
+    X, y, forget = aligned_ridge_instance(n, dim, f, float(params["axis_fraction"]))
+    domain = ridge_domain_constants(1.0, 1.0, mu)
+    beta = domain["smoothness"]
+    contraction = 1 - mu / beta
+    start = 2 * f * domain["gradient"] / (mu * n)
+    radius = start * contraction**steps * min(float(params["radius_ratio"]), 0.999999 / contraction)
+    alpha = beta * radius**2 * (1 + dim * order / (2 * renyi_epsilon)) / 2
+    radius = utility_radius(alpha, beta, dim, order, renyi_epsilon)          # the mechanism's own Delta
+    steps = apriori_unlearning_steps(n, f, domain["gradient"] * sensitivity_factor / 2, mu, beta, radius)
+    keep = np.setdiff1d(np.arange(n), forget)
+    unlearned = warm_start_unlearning(X, y, mu, ridge_erm(X, y, mu), forget, steps, beta, loss="ridge")
+    # sigma = 0: the exact excess risk of the unlearned model itself, e^T H e / 2 (H the retain Hessian)
+    return ridge_noisy_excess_risk(X[keep], y[keep], mu, unlearned, 0.0), beta * radius**2 / 2
+
+
+def _unlearning_error(ctx) -> Bound:
+    func = functools.partial(algorithm1_unlearning_error, n=ctx["n"], dim=ctx["d"], order=ctx["order"],
+                             renyi_epsilon=ctx["renyi_epsilon"], sensitivity_factor=ctx["sensitivity_factor"])
+    grid = [func(params) for params in _GRID]
+    found = ctx.worst_case(func, _SPACE, evaluations=ctx["evaluations"], label="aligned unlearning error")
+    labels = [", ".join(f"{k}={v:g}" for k, v in params.items()) for params in _GRID] + found.instances
+    return Bound(np.concatenate([[m for m, _ in grid], found.measured]),
+                 np.concatenate([[b for _, b in grid], found.bound]), relation="<=", rtol=1e-9,
+                 why="e^T H e/2 of minimisers from linear solves (relative error ~1e-15, condition numbers <= "
+                     "(1 + mu)/mu <= 21): rounding far below 1e-9",
+                 quantity="unlearning-error term e^T H e/2 of the excess retain risk", instances=labels,
+                 found_by=f"a grid of {len(_GRID)} aligned instances (mu, share on e_1, f, T, Delta ratio) and then "
+                          f"{found.method.split('; tightest instance')[0]}")
+
+
 def _utility(ctx) -> Bound:
     n, dim = ctx["n"], ctx["d"]
     rng = ctx.generator("isotropic data")
@@ -237,27 +284,47 @@ def _utility(ctx) -> Bound:
 
 
 @claim(PAPER, source="Algorithm 1, utility of in-distribution unlearning (excess empirical risk on the retain set)",
-       evidence="bound", role="headline",
+       evidence="all", role="headline",
        reconstructed_from=_READ + "; the utility radius Delta is our reconstruction of eq. (12)",
        params={**_SEARCH, **_CERT,
                "n": Param(240, low=20, high=10**5, doc="training points (a multiple of d: isotropic design)"),
                "d": Param(8, low=1, high=1000, doc="dimension"),
-               "calibration_dim": Param(0, low=0, high=1000, doc="dimension used for the noise budget (0: the true d)")},
+               "calibration_dim": Param(0, low=0, high=1000, doc="dimension used for the noise budget (0: the true d)"),
+               "sensitivity_factor": Param(2.0, low=2.0, high=2.0,
+                                           doc="constant c of the distance bound c f G/(mu n) behind the a-priori "
+                                               "step count (2 = the method; other values only in controls)")},
        statement=r"The unlearned model of Algorithm 1 is $\alpha$-accurate: "
        r"$\mathbb E\,F_{S\setminus S_f}(U(S,S_f)) - \min F_{S\setminus S_f} \le \alpha$ with "
        r"$\Delta^2 = 2\alpha/(\beta(1+dq/(2\varepsilon)))$, for every $\alpha$, $\mu$ and forget-set size $f$.",
-       method="Isotropic data $x = \\pm e_{i \\bmod d}$ ($X^T X/n = I/d$, so the noise costs $\\sigma^2 \\operatorname{tr}(H)/2$, close "
-       "to its bound $\\beta d \\sigma^2/2$ for large $\\mu$); exact expected excess risk; differential evolution "
-       "over $\\mu$, $f$ and $\\alpha$ maximises the excess risk over $\\alpha$.")
+       method="The excess risk is e^T H e/2 (the unlearning error e = unlearned - retain minimiser) plus "
+       "sigma^2 tr(H)/2 (the noise), bounded by beta Delta^2/2 and beta d sigma^2/2; with d q/(2 eps) = 40 the noise "
+       "part is 40/41 of alpha, so a check of the total alone is dominated by the noise term (a step count from a "
+       "quarter of the sensitivity constant leaves it at tightness 0.966).  Two pieces, each where its own bound "
+       "binds: (1) the unlearning-error term against beta Delta^2/2 on the aligned neighbouring datasets of the "
+       "certificate claim (n = 240, d = 8; a grid of 192 instances, then differential evolution over mu, the share "
+       "on e_1, f and the budget through T and Delta's ratio), where the a-priori distance bound 2 f G/(mu n) "
+       "(1 - mu/beta)^T and the curvature bound e^T H e <= beta ||e||^2 are both nearly equalities; (2) the total "
+       "expected excess risk against alpha on isotropic data $x = \\pm e_{i \\bmod d}$ ($X^T X/n = I/d$, so the "
+       "noise costs $\\sigma^2 \\operatorname{tr}(H)/2$, close to its bound $\\beta d \\sigma^2/2$ for "
+       "large $\\mu$; differential evolution over $\\mu$, $f$ and $\\alpha$).  Piece (2) checks the noise "
+       "term's trace inequality plus a negligible distance term; piece (1) is the one that sees the step count "
+       "(near-miss control: the sensitivity constant 2 halved).")
 def in_distribution_unlearning_accurate(ctx):
     """Algorithm 1's unlearned model stays within the utility budget alpha on the retain set."""
-    return _utility(ctx)
+    return AllOf([_unlearning_error(ctx), _utility(ctx)],
+                 labels=["unlearning-error term e^T H e/2 <= beta Delta^2/2 (aligned instances)",
+                         "expected excess risk <= alpha (isotropic instances; dominated by the noise term)"])
 
 
 in_distribution_unlearning_accurate.control("noise calibrated as if d = 1 (the dimension factor of the noise's "
                                             "cost dropped)", params={"calibration_dim": 1})
 in_distribution_unlearning_accurate.control("noise 1.25 times the calibrated sigma (a constant 25% too large)",
                                             params={"noise_factor": 1.25}, near_miss=True)
+in_distribution_unlearning_accurate.control("a-priori step count from the sensitivity constant 1 instead of 2 "
+                                            "(half the distance bound)", params={"sensitivity_factor": 1.0},
+                                            near_miss=True)
+in_distribution_unlearning_accurate.control("a-priori step count from the sensitivity constant 1/2 instead of 2 "
+                                            "(a quarter of the distance bound)", params={"sensitivity_factor": 0.5})
 
 
 # --------------------------------------------------------------------------- membership audit
@@ -276,13 +343,14 @@ def _audit(ctx, noise_factor: float, forget_label: float | None) -> Proportion:
     direction = (unlearned - retrained) / max(np.linalg.norm(unlearned - retrained), 1e-300)
     score = lambda mean, k: (mean - retrained + sigma * rng.standard_normal((k, dim))) @ direction  # noqa: E731
     audit = membership_inference_audit(score(retrained, m), score(retrained, m), score(unlearned, m),
-                                       ctx["target_fpr"], delta=ctx["delta"])
-    eps_dp = renyi_to_dp(q, eps, ctx["delta"])
-    return Proportion(audit.true_positives, audit.n_in, dp_tpr_bound(audit.fpr_upper, eps_dp, ctx["delta"]),
+                                       ctx["target_fpr"])
+    shift = math.sqrt(2 * eps / q)      # ||a - b|| / sigma of the released Gaussians allowed by D_q <= eps
+    return Proportion(audit.true_positives, audit.n_in, gaussian_tradeoff_tpr(audit.fpr_upper, shift),
                       relation="<=", method="clopper-pearson", level=0.95,
-                      why=f"any (eps, delta)-DP pair of outputs has TPR <= e^eps FPR + delta (eps = {eps_dp:.3f} "
-                          f"from the Rényi certificate, delta = {ctx['delta']:g}); FPR replaced by its 95% "
-                          f"Clopper-Pearson upper end ({audit.fpr_upper:.4f})",
+                      why=f"Gaussians with D_q <= eps have ||a-b||/sigma <= sqrt(2 eps/q) = {shift:.4f}, and no test "
+                          f"between them beats the likelihood-ratio test's power Phi(Phi^-1(FPR) + sqrt(2 eps/q)); FPR "
+                          f"replaced by its 95% Clopper-Pearson upper end ({audit.fpr_upper:.5f}: the curve "
+                          f"increases in FPR), TPR by its 95% Clopper-Pearson interval",
                       event="attack flags the unlearned output as a member")
 
 
@@ -291,32 +359,42 @@ _AUDIT = {**_CERT,
           "d": Param(3, low=2, high=1000, doc="dimension"),
           "mu": Param(100.0, low=1e-3, high=1e4, doc="strong convexity (large: the sensitivity bound nearly binds)"),
           "axis_fraction": Param(0.98, low=0.05, high=0.99, doc="share of points on e_1 (aligned instance)"),
-          "n_samples": Param(20_000, full=200_000, low=100, high=10**7, doc="outputs drawn per world"),
+          "n_samples": Param(1_000_000, full=4_000_000, low=100, high=10**8,
+                             doc="outputs drawn per world (the Monte Carlo intervals must be narrow against the "
+                                 "bound's margin on this instance, about 9e-4 in TPR: see the method)"),
           "target_fpr": Param(0.01, low=1e-4, high=0.5, doc="false-positive rate of the attack"),
-          "delta": Param(1e-5, low=1e-12, high=0.1, doc="delta of the (eps, delta) conversion"),
           "noise_factor": Param(1.0, low=1e-6, high=100.0,
                                 doc="released noise as a multiple of the calibrated sigma (1 = the mechanism)")}
 
 
-@claim(PAPER, source="Definition of (q, epsilon)-Rényi unlearning (certification analogous to DP); Mironov (2017) "
-       "Prop. 3 for the conversion", evidence="proportion", role="supporting",
+@claim(PAPER, source="Definition of (q, epsilon)-Rényi unlearning (certification analogous to DP), read as a "
+       "membership-inference guarantee through the Gaussian trade-off curve (Dong, Roth & Su 2022, Gaussian DP)",
+       evidence="proportion", role="supporting",
        reconstructed_from=_READ, params=_AUDIT,
        sweeps=({"noise_factor": [0.1, 0.2, 0.3, 0.5, 0.7, 1.0]},),
-       statement=r"A membership-inference attack that tries to tell the unlearned model from the retrained one "
-       r"has, at every false-positive rate $\alpha$, true-positive rate $\le e^{\varepsilon_{DP}}\alpha+\delta$ "
-       r"with $\varepsilon_{DP}=\varepsilon+\ln(1/\delta)/(q-1)$.",
+       statement=r"For Algorithm 1's Gaussian release certified $(q,\varepsilon)$-Rényi, a membership-inference "
+       r"attack that tries to tell the unlearned model from the retrained one has, at every false-positive rate "
+       r"$\alpha$, true-positive rate $\le\Phi\big(\Phi^{-1}(\alpha)+\sqrt{2\varepsilon/q}\big)$: the "
+       r"likelihood-ratio test's power between $\mathcal N(a,\sigma^2I)$ and $\mathcal N(b,\sigma^2I)$ with "
+       r"$\|a-b\|/\sigma=\sqrt{2\varepsilon/q}$, the largest shift the certificate allows.",
        method="Black-box audit of output perturbation (T = 0) on the aligned instance where the sensitivity bound "
-       "nearly binds (mu = 100): a likelihood-ratio threshold attack calibrated on retrained outputs at FPR 1%, "
-       "applied to fresh samples of both worlds.  The Rényi-to-DP conversion is loose by nature (at the calibrated "
-       "noise the best test reaches TPR ~0.03 against the bound ~0.1), so the audit cannot see a noise cut below "
-       "about 2x: its near miss is not refuted, and its controls cut the noise 3x and 10x.")
+       "nearly binds (mu = 100, 98% of the points on e_1: the released means are 0.971 of the calibrated radius "
+       "apart).  The attack is the likelihood-ratio test along the worst-case direction (the difference of the two "
+       "means, known to the attacker), its threshold calibrated on retrained outputs at FPR 1%, applied to fresh "
+       "samples of both worlds; its TPR is compared with the Gaussian trade-off curve at the FPR's upper confidence "
+       "end.  Sample size, derived before the run: at the calibrated noise the true TPR lies (1 - 0.971) sqrt(2 eps/q) "
+       "phi(Phi^-1(0.01) + sqrt(2 eps/q)) ~ 9e-4 below the curve; 10^6 outputs per world make the two Clopper-Pearson "
+       "intervals' half-widths (about 3.4e-4 in TPR, and 2e-4 in FPR, which moves the curve by 5e-4) small "
+       "against it.  Noise 0.8 times the calibrated sigma raises the TPR to about 0.037 against the bound 0.030 "
+       "(near-miss control), half the noise to about 0.07.")
 def unlearned_model_passes_membership_audit(ctx):
-    """The unlearned model withstands the strongest threshold membership-inference attack."""
+    """The unlearned model withstands the likelihood-ratio membership-inference attack, up to the Gaussian trade-off curve."""
     return _audit(ctx, ctx["noise_factor"], None)
 
 
-unlearned_model_passes_membership_audit.control("noise at 1/3 of the calibrated sigma", params={"noise_factor": 1 / 3},
-                                                near_miss=True)
+unlearned_model_passes_membership_audit.control("noise 0.8 times the calibrated sigma (a constant 20% too small)",
+                                                params={"noise_factor": 0.8}, near_miss=True)
+unlearned_model_passes_membership_audit.control("noise at half the calibrated sigma", params={"noise_factor": 0.5})
 unlearned_model_passes_membership_audit.control("noise at 1/10 of the calibrated sigma", params={"noise_factor": 0.1})
 
 
@@ -391,7 +469,8 @@ ood_unlearning_slower_than_retraining.control("a mildly out-of-distribution poin
 
 # --------------------------------------------------------------------------- Algorithm 2
 def algorithm2_instance(params: dict, X, y, n_outliers: int, mu: float, trim: int, alpha: float, order: float,
-                        renyi_epsilon: float, train_steps: int, noise_factor: float) -> dict[str, float]:
+                        renyi_epsilon: float, train_steps: int, noise_factor: float,
+                        start_offset: float = 0.0) -> dict[str, float]:
     """Algorithm 2 on the Gaussian-design instance (X, y) modified by ``params``; the outliers are the first f points.
 
     ``params`` may hold (each optional):
@@ -419,13 +498,15 @@ def algorithm2_instance(params: dict, X, y, n_outliers: int, mu: float, trim: in
             lab = float(params[f"label{k}"])
             y[k] = np.sign(lab) * 10 ** abs(lab) * y_range
     return robust_noisy_unlearning(X, y, np.arange(n_outliers), mu, trim, float(params.get("alpha", alpha)), order,
-                                   renyi_epsilon, train_steps, noise_factor=noise_factor)
+                                   renyi_epsilon, train_steps, noise_factor=noise_factor,
+                                   start_offset=start_offset)
 
 
 class _Algorithm2Runs:
     """``(measured, bound)`` of one Algorithm 2 instance for an adversarial search, remembering each run.
 
-    ``target`` is "certificate" (D_q, eps) or "time" (unlearning steps, retraining steps).  The
+    ``target`` is "certificate" (D_q, eps), "distance" (distance of the start of unlearning to the
+    retain minimiser, its trimmed-mean bound) or "time" (unlearning steps, retraining steps).  The
     runs made in this process are kept, so the pieces the search does not maximise are read
     without running the instance again (runs made in worker processes are redone here).
     """
@@ -443,63 +524,56 @@ class _Algorithm2Runs:
         out = self.run(params)
         if self.target == "certificate":
             return out["divergence"], self.common["renyi_epsilon"]
+        if self.target == "distance":
+            return out["start_distance"], out["start_distance_bound"]
         return float(out["unlearning_steps"]), float(out["retraining_steps"])
 
 
-def _robust(ctx, trim: int) -> AllOf:
+def _common(ctx, X, y, trim: int) -> dict:
+    return {"X": X, "y": y, "n_outliers": ctx["n_outliers"], "mu": ctx["mu"], "trim": trim, "alpha": ctx["alpha"],
+            "order": ctx["order"], "renyi_epsilon": ctx["renyi_epsilon"], "train_steps": ctx["train_steps"],
+            "noise_factor": ctx["noise_factor"], "start_offset": ctx["start_offset"]}
+
+
+def _robust_time(ctx, trim: int) -> AllOf:
+    """Unlearning steps against retraining steps, and the trained model's distance against its trimmed-mean
+    bound, on the Gaussian design over outlier labels and placements."""
     X, y, _ = _instance(ctx)
     f, dim = ctx["n_outliers"], ctx["d"]
-    common = {"X": X, "y": y, "n_outliers": f, "mu": ctx["mu"], "trim": trim, "alpha": ctx["alpha"],
-              "order": ctx["order"], "renyi_epsilon": ctx["renyi_epsilon"], "train_steps": ctx["train_steps"],
-              "noise_factor": ctx["noise_factor"]}
-    # the retain geometry where the certificate's inequalities bind (certificate: every dataset)
-    by_geometry, by_placement = _Algorithm2Runs("certificate", **common), _Algorithm2Runs("time", **common)
-    geometry = ctx.worst_case(by_geometry,
-                              {"weak_scale": (1e-3, 1.0, "log"), "alpha": (1e-8, 0.1, "log"),
-                               "magnitude": (1.0, 1e4, "log")},
-                              evaluations=ctx["evaluations"], label="retain geometry")
-    # the outliers' positions and labels that make unlearning slowest against retraining
+    by_time = _Algorithm2Runs("time", **_common(ctx, X, y, trim))
+    by_distance = _Algorithm2Runs("distance", **_common(ctx, X, y, trim))
+    # the outliers' positions and labels that make unlearning slowest against retraining, resp. the trained
+    # model farthest from the retain minimiser against the bound
     placement = {f"x{k}_{j}": (-1.0, 1.0) for k in range(f) for j in range(dim)} | \
         {f"label{k}": (-4.0, 4.0) for k in range(f)}
-    placed = ctx.worst_case(by_placement, placement,
-                            evaluations=ctx["evaluations"], label="outlier placement")
+    slow = ctx.worst_case(by_time, placement, evaluations=ctx["evaluations"], label="outlier placement (time)")
+    far = ctx.worst_case(by_distance, placement, evaluations=ctx["evaluations"], label="outlier placement (distance)")
     scaled = [{"magnitude": s} for s in ctx["ood_scales"]]
-    runs = ([by_geometry.run(p) for p in scaled + geometry.params] + [by_placement.run(p) for p in placed.params])
-    labels = ([f"outliers x{s:g}" for s in ctx["ood_scales"]] + [f"geometry: {i}" for i in geometry.instances]
-              + [f"placement {i + 1} (labels {', '.join(f'{p[k]:+.2f}' for k in p if k.startswith('label'))} "
-                 f"in signed log10 of the range)" for i, p in enumerate(placed.params)])
-    n_scaled, n_geometry = len(scaled), len(geometry.params)
-    timed = runs[:n_scaled] + runs[n_scaled + n_geometry:]
-    timed_labels = labels[:n_scaled] + labels[n_scaled + n_geometry:]
-    method = ("the Gaussian design with outlier labels 1 to 10^4 times the range, then "
-              + geometry.method.replace("adversarial search", "a search of the retain geometry")
-              + " (maximising D_q/eps), then "
-              + placed.method.replace("adversarial search", "a search of the outliers' positions and labels")
-              + " (maximising unlearning/retraining steps)")
+    instances = scaled + slow.params + far.params
+    runs = [by_time.run(p) if i < len(scaled) + len(slow.params) else by_distance.run(p)
+            for i, p in enumerate(instances)]
+    labels = ([f"outliers x{s:g}" for s in ctx["ood_scales"]]
+              + [f"{kind} placement {i + 1} (labels {', '.join(f'{p[k]:+.2f}' for k in p if k.startswith('label'))} "
+                 f"in signed log10 of the range)" for kind, found in (("time", slow), ("distance", far))
+                 for i, p in enumerate(found.params)])
+    found_by = ("the Gaussian design with outlier labels 1 to 10^4 times the range, then "
+                + slow.method.replace("adversarial search", "a search of the outliers' positions and labels")
+                + " (maximising unlearning/retraining steps), then the same search maximising the distance ratio")
+    residual = max(r["training_residual"] for r in runs)
     return AllOf([
-        Bound([r["divergence"] for r in runs], ctx["renyi_epsilon"], relation="<=", rtol=1e-9,
-              quantity="exact Rényi divergence D_q", instances=labels, found_by=method,
-              why="closed-form Gaussian divergence of float64 minimisers (linear solves, relative error ~1e-13 "
-                  "for the condition numbers searched, <= 1/mu = 20): rounding far below 1e-9"),
-        Bound([r["excess_risk"] for r in runs], [float(p.get("alpha", ctx["alpha"])) for p in
-                                                  scaled + geometry.params + placed.params],
-              relation="<=", rtol=1e-9, quantity="expected excess retain risk", instances=labels, found_by=method,
-              why="exact for a quadratic risk: rounding far below 1e-9"),
-        # the time statement is about the Gaussian-design retain data: the geometry search changes them
-        Bound([r["unlearning_steps"] for r in timed], [r["retraining_steps"] for r in timed], relation="<=",
-              quantity="unlearning steps (vs retraining steps)", instances=timed_labels,
-              found_by="the Gaussian design with outlier labels 1 to 10^4 times the range, then " + placed.method.replace(
-                  "adversarial search", "a search of the outliers' positions and labels"),
+        Bound([r["unlearning_steps"] for r in runs], [r["retraining_steps"] for r in runs], relation="<=",
+              quantity="unlearning steps (vs retraining steps)", instances=labels, found_by=found_by,
               why="iteration counts are integers: no slack"),
-    ], labels=["certificate", "utility", "unlearning time <= retraining time"])
+        Bound([r["start_distance"] for r in runs], [r["start_distance_bound"] for r in runs], relation="<=",
+              rtol=1e-9, atol=residual / ctx["mu"],
+              quantity="distance of the trained model to the retain minimiser", instances=labels, found_by=found_by,
+              why=f"the bound holds at a fixed point of trimmed-mean GD; training stops at a residual trimmed-mean "
+                  f"gradient of norm <= {residual:.1e}, which moves the distance by at most residual/mu "
+                  f"(H >= mu I); float64 rounding of the solves far below 1e-9"),
+    ], labels=["unlearning steps <= retraining steps", "trained model's distance <= trimmed-mean bound"])
 
 
-@claim(PAPER, source="Algorithm 2 (unlearning via robust training and noisy minimizer approximation): certified "
-       "unlearning of out-of-distribution forget data, amortised unlearning time, without compromising utility",
-       evidence="all", role="headline",
-       reconstructed_from=_READ + "; robust training as gradient descent with coordinate-wise trimmed means "
-       "(sciencestack summary); stopping rule and constants ours",
-       params={**_DATA, **_CERT,
+_ALGORITHM2 = {**_DATA, **_CERT,
                "alpha": Param(1e-4, low=1e-8, high=1.0, doc="utility budget alpha"),
                "n_outliers": Param(2, low=1, high=20, doc="out-of-distribution forget points f"),
                "trim": Param(2, low=0, high=20, doc="entries trimmed at each end per coordinate (>= f)"),
@@ -509,43 +583,117 @@ def _robust(ctx, trim: int) -> AllOf:
                "ood_scales": Param((1.0, 10.0, 100.0, 1000.0, 10000.0),
                                    doc="outlier labels, in multiples of the data's label range"),
                "evaluations": Param(60, full=240, low=10, high=10**5,
-                                    doc="instances evaluated by each of the two adversarial searches"),
+                                    doc="instances evaluated by the adversarial search"),
                "noise_factor": Param(1.0, low=1e-6, high=100.0, doc="released noise as a multiple of the calibrated "
-                                     "sigma (1 = the method)")},
-       statement=r"Train by gradient descent with coordinate-wise trimmed-mean aggregation (trim $\ge f$); to unlearn "
+                                     "sigma (1 = the method)"),
+               "start_offset": Param(0.0, low=0.0, high=0.0, doc="amount added to every coordinate of the trained "
+                                     "model before unlearning (0 = the method; other values only in controls)")}
+
+
+@claim(PAPER, source="Algorithm 2 (unlearning via robust training and noisy minimizer approximation): for "
+       "out-of-distribution forget data, robust training amortises the unlearning time (no more than retraining)",
+       evidence="all", role="headline",
+       reconstructed_from=_READ + "; robust training as gradient descent with coordinate-wise trimmed means "
+       "(sciencestack summary); the stopping rule (gradient norm <= mu Delta) is ours, the paper's a-priori step "
+       "count could not be read",
+       params=_ALGORITHM2,
+       statement=r"Train by gradient descent with coordinate-wise trimmed-mean aggregation (trim $\ge f$).  To unlearn "
        r"$f$ out-of-distribution points, descend on the retain risk from the trained model until "
-       r"$\|\nabla F_{S\setminus S_f}\|\le\mu\Delta$ and add $\mathcal N(0,\sigma^2 I)$, "
-       r"$\sigma=\Delta\sqrt{q/(2\varepsilon)}$.  On every ridge dataset, whatever the outliers, the result is "
-       r"$(q,\varepsilon)$-Rényi unlearning and $\alpha$-accurate on the retain set; on the Gaussian-design retain "
-       r"data, wherever the outliers sit and whatever their labels, it takes no more gradient steps than "
-       r"retraining from $0$.",
-       method="Ridge regression (n = 200, d = 5, mu = 0.05) with two forget points; exact divergence, exact expected "
-       "excess risk, exact step counts.  Instances: the Gaussian design with outlier labels 1 to 10^4 times the label "
-       "range; a search of the retain geometry (the last feature scaled down, the budget alpha, the outliers' "
-       "magnitude) maximising D_q/eps; a search of the outliers' positions and labels maximising the ratio of "
-       "unlearning to retraining steps.  The certificate is the product of two inequalities, "
-       "||theta_U - theta*|| <= ||grad F||/mu (strong convexity) and ||grad F|| <= mu Delta (the stopping rule): "
-       "D_q/eps is the square of the product of their ratios.  On the Gaussian design the stopping ratio is already "
-       "0.95 but the strong-convexity ratio is 0.23, under its ceiling mu/lambda_min(H) = 0.25 (the design's "
-       "curvature is four times mu), which left the certificate at 0.05 of its bound; where the retain data barely "
-       "excite one direction its curvature approaches mu, the descent's error aligns with that direction and both "
-       "ratios approach 1 (search maxima 0.9998 and 0.997), so the certificate binds.  The trimmed-mean start does "
-       "not enter the certificate (the stopping rule certifies the distance a posteriori, whatever the training "
-       "produced); it sets the unlearning time.  The time statement is checked on the Gaussian-design retain data "
-       "only, as stated (the geometry search changes the retain data): on other retain data it can fail by a step "
-       "(the geometry search of seed 1 finds unlearning in 10 steps against 9 for retraining, at weak_scale 0.75, "
-       "although the trained model starts 20 times closer than 0), because the step count to a gradient threshold "
-       "depends on the direction of the start's error, not only on its size.")
+       r"$\|\nabla F_{S\setminus S_f}\|\le\mu\Delta$.  On the Gaussian-design retain data, wherever the $f$ "
+       r"outliers sit and whatever their labels, this takes no more gradient steps than the same descent from "
+       r"$0$ (retraining); and the trained model is within "
+       r"$\max_{|g_j|\le \mathrm{dev}_j}\|H^{-1}g\|$ of the retain minimiser, a bound computed from the retain "
+       r"points' gradients at the trained model only ($\mathrm{dev}_j$: the larger distance of the means of the "
+       r"$n-2\,\mathrm{trim}$ largest and smallest retain values of coordinate $j$ from their mean; $H$ the retain "
+       r"Hessian), whatever the outliers' magnitude.",
+       method="Ridge regression (n = 200, d = 5, mu = 0.05, alpha = 1e-4) with two forget points; exact step counts "
+       "(step 1/beta of the retain risk) to the same gradient threshold mu Delta, from the trimmed-mean model and from "
+       "0.  Instances: the Gaussian design with outlier labels 1 to 10^4 times the label range, then a search of "
+       "both outliers' positions (norm the data's largest) and signed log labels (up to 10^4 times the range) "
+       "maximising the ratio of unlearning to retraining steps, and the same search maximising the ratio of the trained "
+       "model's distance to its bound.  The distance bound is our lemma standing in for the paper's interpolation-"
+       "error bound (which could not be read): with trim >= f the trimmed mean lies between the means of the "
+       "n - 2 trim smallest and largest retain values, so at the fixed point of trimmed-mean GD the retain gradient "
+       "lies in the box |g_j| <= dev_j and the distance is ||H^-1 g||.  This is the part of Algorithm 2 that depends on the "
+       "robust training: with plain ERM training (trim 0), with trim f - 1, or from a start far from the model "
+       "(every coordinate offset by 1000), unlearning takes longer than retraining.  The certificate and the "
+       "utility of the released model do not depend on the training (the stopping rule certifies the distance "
+       "a posteriori from any start); they are the background claim robust_stopping_rule_certificate.  Scope: "
+       "on other retain data the statement can fail by a step (a search of the retain geometry with seed 1 finds "
+       "unlearning in 10 steps against 9 for retraining, at weak_scale 0.75, although the trained model starts 20 "
+       "times closer than 0: the step count to a gradient threshold depends on the direction of the start's "
+       "error, not only on its size).  The paper's own interpolation-error bound could not be read; the distance "
+       "piece checks our lemma in its place (a stand-in, not the paper's constant).")
 def robust_noisy_gd_unlearning(ctx):
-    """Robust training makes out-of-distribution unlearning certified, accurate and no slower than retraining."""
-    return _robust(ctx, ctx["trim"])
+    """Robust (trimmed-mean) training makes unlearning out-of-distribution points no slower than retraining."""
+    return _robust_time(ctx, ctx["trim"])
 
 
 robust_noisy_gd_unlearning.control("no trimming (trim 0: plain ERM training)", params={"trim": 0})
 robust_noisy_gd_unlearning.control("trim one less than the number of outliers (trim 1 for f = 2)",
                                    params={"trim": 1}, near_miss=True)
-robust_noisy_gd_unlearning.control("noise 0.8 times the calibrated sigma (a constant 20% too small)",
-                                   params={"noise_factor": 0.8}, near_miss=True)
+robust_noisy_gd_unlearning.control("a garbage start: the trained model offset by 1000 in every coordinate",
+                                   params={"start_offset": 1000.0})
+
+
+def _stopping_certificate(ctx) -> AllOf:
+    """Divergence and expected excess risk of the released model over the retain geometry and outlier magnitudes."""
+    X, y, _ = _instance(ctx)
+    by_geometry = _Algorithm2Runs("certificate", **_common(ctx, X, y, ctx["trim"]))
+    # the retain geometry where strong convexity is nearly an equality and the stop lands on the threshold
+    geometry = ctx.worst_case(by_geometry,
+                              {"weak_scale": (1e-3, 1.0, "log"), "alpha": (1e-8, 0.1, "log"),
+                               "magnitude": (1.0, 1e4, "log")},
+                              evaluations=ctx["evaluations"], label="retain geometry")
+    scaled = [{"magnitude": s} for s in ctx["ood_scales"]]
+    instances = scaled + geometry.params
+    runs = [by_geometry.run(p) for p in instances]
+    labels = [f"outliers x{s:g}" for s in ctx["ood_scales"]] + [f"geometry: {i}" for i in geometry.instances]
+    method = ("the Gaussian design with outlier labels 1 to 10^4 times the range, then "
+              + geometry.method.replace("adversarial search", "a search of the retain geometry")
+              + " (maximising D_q/eps)")
+    return AllOf([
+        Bound([r["divergence"] for r in runs], ctx["renyi_epsilon"], relation="<=", rtol=1e-9,
+              quantity="exact Rényi divergence D_q", instances=labels, found_by=method,
+              why="closed-form Gaussian divergence of float64 minimisers (linear solves, relative error ~1e-13 "
+                  "for the condition numbers searched, <= 1/mu = 20): rounding far below 1e-9"),
+        Bound([r["excess_risk"] for r in runs], [float(p.get("alpha", ctx["alpha"])) for p in instances],
+              relation="<=", rtol=1e-9, quantity="expected excess retain risk", instances=labels, found_by=method,
+              why="exact for a quadratic risk: rounding far below 1e-9"),
+    ], labels=["Rényi divergence <= eps (strong convexity + stopping rule)",
+               "expected excess risk <= alpha (distance term + Gaussian noise term)"])
+
+
+@claim(PAPER, source="Algorithm 2's release step: the a-posteriori stopping rule certified by strong convexity, "
+       "then the Gaussian mechanism (our construction; the paper's a-priori step count could not be read)",
+       evidence="all", role="background",
+       reconstructed_from=_READ + "; the stopping rule and the constants are ours",
+       params=_ALGORITHM2,
+       statement=r"For a $\mu$-strongly convex quadratic retain risk, any $\theta_U$ with "
+       r"$\|\nabla F_{S\setminus S_f}(\theta_U)\|\le\mu\Delta$ is within $\Delta$ of the retain minimiser "
+       r"$\theta^*$ (strong convexity), so releasing $\theta_U+\mathcal N(0,\sigma^2I)$ with "
+       r"$\sigma=\Delta\sqrt{q/(2\varepsilon)}$ has Rényi divergence "
+       r"$D_q=q\|\theta_U-\theta^*\|^2/(2\sigma^2)\le\varepsilon$ from $\theta^*+\mathcal N(0,\sigma^2I)$ (the "
+       r"Gaussian mechanism), and expected excess retain risk "
+       r"$\le\beta\Delta^2/2+\beta d\sigma^2/2=\alpha$, whatever the start of the descent.",
+       method="The descent of Algorithm 2 (from the trimmed-mean model) on the Gaussian design with outlier labels 1 "
+       "to 10^4 times the range, then a search of the retain geometry (the last feature scaled down, the budget "
+       "alpha, the outliers' magnitude) maximising D_q/eps.  D_q/eps is the square of the product of two ratios, "
+       "mu ||theta_U - theta*|| / ||grad F|| (strong convexity, at most mu/lambda_min(H)) and ||grad F||/(mu Delta) "
+       "(the stopping rule); where the retain data barely excite one direction both approach 1, so the bound "
+       "binds.  This holds by construction for any start (the trained model offset by 1000 in every coordinate "
+       "passes it too), so it says nothing about robust training: it is the release step's certificate, not "
+       "Algorithm 2's out-of-distribution result.  The utility piece is dominated by the noise term "
+       "beta d sigma^2/2, which is d q/(2 eps) = 25 times the distance term beta Delta^2/2 here (1/26 of alpha): a "
+       "descent stopped at twice the threshold still passes it (tightness 0.82), so it checks the Gaussian noise's "
+       "cost sigma^2 tr(H)/2 <= beta d sigma^2/2, not the unlearning error.")
+def robust_stopping_rule_certificate(ctx):
+    """The a-posteriori stopping rule and the Gaussian mechanism give the Rényi certificate and the utility."""
+    return _stopping_certificate(ctx)
+
+
+robust_stopping_rule_certificate.control("noise 0.8 times the calibrated sigma (a constant 20% too small)",
+                                         params={"noise_factor": 0.8}, near_miss=True)
 
 
 # --------------------------------------------------------------------------- deletion capacity
