@@ -13,11 +13,13 @@ candidates' distances) returns one valid answer with probability $p$ or nothing;
 votes are aggregated by the exponential mechanism (sensitivity 1 per copy), the per-query budget
 coming from advanced composition over the $T$ queries; the valid votes split among the $s$
 answers.  The number of copies for which all $T$ answers are valid is computed exactly and fitted
-against $T$ and $s$.  The regression structure, and the transfer from privacy to correctness under
-every adaptive adversary are not checked.  One adaptive attack is run on a concrete structure (a
+against $T$ and $s$; this recovers advanced composition and the model's even split, so it is
+background.  The regression structure, and the transfer from privacy to correctness under every
+adaptive adversary (the headline) are not checked.  One adaptive attack is run on a concrete structure (a
 Gaussian Johnson-Lindenstrauss projection answering nearest-neighbour queries): it breaks plain
 majority voting of $k$ copies within a number of queries linear in $k$, and the exponential-mechanism
-aggregation withstands it.
+aggregation delays it (for $T$ queries at a per-query budget whose $T$-fold composition is about 150,
+not at $2T$).
 """
 
 from __future__ import annotations
@@ -67,10 +69,12 @@ PAPER = Paper(
                    r"$T$ adaptive queries with memory and time depending on the condition number.",
                    "the structure and its condition-number dependence could not be read (abstract only), and its "
                    "bounds are asymptotic with unpublished constants.", role="headline"),
-        NotChecked(r"Private aggregation of $\tilde O(\sqrt T s)$ copies answers correctly against every adaptive "
-                   r"adversary choosing queries from the previous answers.",
-                   "a statement over all adversaries (privacy turned into correctness by a transfer theorem); "
-                   "computations can run particular attacks only.  One attack is run here (claims below, on a concrete "
+        NotChecked(r"The main $c$-ANN result: $\tilde O(\sqrt T\, s)$ copies, privately aggregated, answer $T$ "
+                   r"queries correctly against every adaptive adversary choosing queries from the previous answers.",
+                   "a statement over all adaptive adversaries (privacy turned into correctness by a transfer "
+                   "theorem); computations can run particular attacks only, and the count itself follows from "
+                   "composition arithmetic, checked as background (sqrt_t_s_copies_suffice: advanced composition and "
+                   "the even split of the valid votes).  One attack is run here (claims below, on a concrete "
                    "JL nearest-neighbour structure): it breaks plain voting within about 16 queries per copy, and the "
                    r"exponential mechanism withstands it, but only at a per-query $\varepsilon_0$ whose $T$-fold "
                    r"composition is far above 1: at the theorem's $\varepsilon = 1$ ($\delta = 10^{-6}$) the copies "
@@ -125,7 +129,7 @@ def half_noise(ctx):
     return _audit(ctx, 1.0)
 
 
-# --------------------------------------------------------------------------- headline: O~(sqrt(T) s) copies
+# --------------------------------------------------------------------------- background: the copy count of our model
 def _log_factor(queries, valid, points, failure):
     """ln((N - s) T / (s beta)): the union bound's logarithm that the O~ hides."""
     return math.log((points - valid) * queries / (valid * failure))
@@ -167,18 +171,24 @@ _COPIES = {
 }
 
 
-@claim(PAPER, source="Abstract and main ANN theorem: O~(sqrt(T) s) copies answer T adaptive c-ANN queries",
-       evidence="all", role="headline",
+@claim(PAPER, source="Background: the copy count of the abstract's O~(sqrt(T) s) from advanced composition "
+       "(Dwork, Rothblum & Vadhan 2010) and our voting model", evidence="all", role="background",
        reconstructed_from=_READ + "; the voting model (valid answer or nothing per copy, exponential mechanism, valid "
        "votes split among the s answers) is our reading",
        params=_COPIES,
-       statement=r"With per-query budget $\varepsilon_0$ from advanced composition of $T$ queries into "
-       r"$(\varepsilon,\delta)$, the number of copies for which all $T$ privately aggregated $c$-ANN answers are "
-       r"valid with probability $1-\beta$ is $\tilde O(\sqrt T\, s)$, $s$ the number of valid answers per query: it "
-       r"grows as $T^{1/2}$ in $T$ and linearly in $s$, up to the logarithm of the union bound.",
+       statement=r"In our voting model, with per-query budget $\varepsilon_0$ from advanced composition of $T$ "
+       r"queries into $(\varepsilon,\delta)$, the number of copies for which all $T$ privately aggregated answers to "
+       r"queries fixed in advance are valid with probability $1-\beta$ grows as $T^{1/2}$ in $T$ and linearly in $s$, "
+       r"the number of valid answers per query, up to the logarithm of the union bound.  The $\sqrt T$ is advanced "
+       r"composition ($\varepsilon_0 \propto T^{-1/2}$) and the linear $s$ is the model's even split of the valid "
+       r"votes among the $s$ answers: this is the arithmetic behind the abstract's $\tilde O(\sqrt T\, s)$ count, "
+       r"not its correctness against adaptive adversaries (not checked, see the paper's list), and no adaptive query "
+       r"is made.",
        method="For T from 10^2 to 10^5 (s = 4) and s from 1 to 16 (T = 1000): the smallest k with "
        "T P(invalid answer) <= beta, P exact (binomial valid votes split as evenly as possible among the s answers, "
-       "the worst split for the mechanism; N - s unvoted points); two-sided log-log fits of k over ln((N-s)T/(s beta)).")
+       "the worst split for the mechanism; N - s unvoted points); two-sided log-log fits of k over ln((N-s)T/(s beta)).  "
+       "The count is close to the closed form 2 s ln((N-s)T/(s beta))/(p eps0) of the model, so the fit recovers the "
+       "exponents of that closed form: a consistency check of the model, shown as background.")
 def sqrt_t_s_copies_suffice(ctx):
     """The copies needed for T private, valid c-ANN answers grow like sqrt(T) s up to logarithms."""
     return _copies(ctx, "advanced", split=True)
@@ -347,7 +357,7 @@ def _attack_rate(ctx, shared_seed: bool, adaptive: bool = True, grid=None) -> Al
        near_misses=[NearMiss.none("a count of censored runs that must be 0 has no number to move"), None])
 
 
-# --------------------------------------------------------------------------- supporting: private aggregation withstands it
+# --------------------------------------------------------------------------- background: private aggregation delays it
 def _withstand(ctx, aggregation: str, noise: float) -> Proportion:
     k, t = ctx["copies"], ctx["queries"]
     eps0 = private_epsilon0(k, t, ctx["calibration_accuracy"], ctx["failure"])
@@ -359,12 +369,11 @@ def _withstand(ctx, aggregation: str, noise: float) -> Proportion:
                       value_name="queries to the first invalid answer (0: none)")
 
 
-@claim(PAPER, source="Abstract and transfer argument: privately aggregated copies answer adaptive queries correctly",
-       evidence="proportion", role="supporting",
+@claim(PAPER, source="Background: an illustration of the abstract's motivation (privately aggregated copies against "
+       "an adaptive attack); our structure, attack and calibration, not a result the paper states",
+       evidence="proportion", role="background",
        reconstructed_from=_READ + "; the aggregation (exponential mechanism on the copies' votes) is our reading; the "
        "structure and the attack are ours",
-       near_miss=NearMiss.none("the claimed probability 1/2 is ours (the paper states no constant for one attack); the "
-                               "near miss is the control with the mechanism's noise halved"),
        params={**_ATTACK,
                "copies": Param(1281, low=1, high=10**5, doc="copies k (odd)"),
                "queries": Param(50_572, low=2, high=10**7,
@@ -376,18 +385,23 @@ def _withstand(ctx, aggregation: str, noise: float) -> Proportion:
                "seeds": Param(10, full=40, low=1, high=10**4, doc="independent runs")},
        statement=r"The exponential-mechanism aggregation of the votes of " + _STRUCTURE + r" ($k=1281$, $m=4$), with "
        r"per-query $\varepsilon_0$ the smallest that answers correctly w.p. $1-\beta/T$ whenever $3/4$ of the copies "
-       r"are correct ($\beta=0.05$, $T=50{,}572$), keeps all $T$ answers of the adaptive attack valid in at least half "
-       r"of the runs, while plain voting of the same copies is broken within about $2\cdot10^4$ queries.",
+       r"are correct ($\beta=0.05$, $T=50{,}572$, so $\varepsilon_0 = 0.044$), keeps all $T$ answers of the adaptive "
+       r"attack valid in at least half of the runs, while plain voting of the same copies is broken within $T$ "
+       r"queries.  The $T$-fold advanced composition of this $\varepsilon_0$ ($\delta = 10^{-6}$) is about 150: no "
+       r"meaningful privacy guarantee, outside the paper's transfer theorem.  The noise delays the attack and does "
+       r"not stop it: the same copies are broken within $2T$ queries ($\varepsilon_0 = 0.046$ calibrated for $2T$), "
+       r"so the copies must grow with $T$.",
        method=r"The attack of the claim above, for $T$ = 50,572 queries (about 2.5 times the queries plain voting of "
-       r"these copies withstands).  $\varepsilon_0 = 0.044$ (exact binomial sum); its $T$-fold advanced composition at "
-       r"$\delta = 10^{-6}$ is about 150, far outside a meaningful privacy guarantee and the transfer theorem: at "
-       r"$\varepsilon = 1$ the copies prescribed for this $T$ (about $3.8\cdot10^4$) exceed what this attack can break "
-       r"within $T$ queries, so the regime where the prescribed copies matter ($T$ above $10^7$) is out of reach; what "
-       "is shown is that the mechanism's noise, at a level set by correctness alone, hides the majority's signs from "
-       r"this attack.  Controls: plain voting (the same copies and queries), the noise halved ($\varepsilon_0$ "
-       r"doubled), and half the copies for the same $T$.  The noise delays the attack, it does not stop it: with the "
-       r"same copies for $2T$ queries ($\varepsilon_0 = 0.046$) six runs outside the check all broke, after 48,000 to "
-       r"81,000 queries, so the copies must grow with $T$.")
+       r"these copies withstands).  $\varepsilon_0$ from an exact binomial sum; its composition (about 150) is far "
+       r"outside a meaningful privacy guarantee: at $\varepsilon = 1$ the copies prescribed for this $T$ (about "
+       r"$3.8\cdot10^4$) exceed what this attack can break within $T$ queries, so the regime where the prescribed "
+       r"copies matter ($T$ above $10^7$) is out of reach; what is shown is that the mechanism's noise, at a level set "
+       r"by correctness alone, hides the majority's signs from this attack for $T$ queries.  The claimed 1/2 is a bar "
+       r"of ours, set before the runs and far below the calibration's $1-\beta$; the engine's near miss (3/4) is not "
+       r"refuted by these runs, so the verdict is slack in the probability.  The controls move the other numbers: "
+       r"plain voting (the same copies and queries, gross), the noise halved ($\varepsilon_0$ doubled), half the "
+       r"copies for the same $T$, and the same copies for $2T$ queries (8 runs; the statement's last sentence), each "
+       r"expected refuted.")
 def private_aggregation_withstands_adaptive_attack(ctx):
     """The exponential mechanism over the copies' votes withstands the attack that breaks plain voting."""
     return _withstand(ctx, "private", 1.0)
@@ -406,3 +420,8 @@ def noise_halved(ctx):
 private_aggregation_withstands_adaptive_attack.control(
     r"half the copies (641) for the same $T$, $\varepsilon_0$ calibrated for them in the same way", params={"copies": 641},
     near_miss=True)
+
+
+private_aggregation_withstands_adaptive_attack.control(
+    r"the same copies for $2T$ = 101,144 queries, $\varepsilon_0$ calibrated for $2T$ in the same way (8 runs)",
+    params={"queries": 101_144, "seeds": 8}, near_miss=True)
