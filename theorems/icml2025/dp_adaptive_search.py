@@ -13,11 +13,13 @@ candidates' distances) returns one valid answer with probability $p$ or nothing;
 votes are aggregated by the exponential mechanism (sensitivity 1 per copy), the per-query budget
 coming from advanced composition over the $T$ queries; the valid votes split among the $s$
 answers.  The number of copies for which all $T$ answers are valid is computed exactly and fitted
-against $T$ and $s$.  The regression structure, and the transfer from privacy to correctness under
-every adaptive adversary are not checked.  One adaptive attack is run on a concrete structure (a
+against $T$ and $s$; this recovers advanced composition and the model's even split, so it is
+background.  The regression structure, and the transfer from privacy to correctness under every
+adaptive adversary (the headline) are not checked.  One adaptive attack is run on a concrete structure (a
 Gaussian Johnson-Lindenstrauss projection answering nearest-neighbour queries): it breaks plain
 majority voting of $k$ copies within a number of queries linear in $k$, and the exponential-mechanism
-aggregation withstands it.
+aggregation delays it (for $T$ queries at a per-query budget whose $T$-fold composition is about 150,
+not at $2T$).
 """
 
 from __future__ import annotations
@@ -38,7 +40,18 @@ from simulations.privacy import (
     vote_aggregation_probabilities,
     vote_neighbours,
 )
-from workbench import AllOf, Bound, NearMiss, NotChecked, Paper, Param, Proportion, Rate, claim
+from workbench import (
+    AllOf,
+    Bound,
+    Identity,
+    NearMiss,
+    NotChecked,
+    Paper,
+    Param,
+    Proportion,
+    Rate,
+    claim,
+)
 
 _READ = ("arXiv 2506.05503 abstract; papernotes.org summary (O~(sqrt(T) s) copies for T adaptive c-ANN queries "
          "under a sparse nearest-neighbour assumption); deep-paper.org summary (privacy with respect to the copies' "
@@ -56,13 +69,16 @@ PAPER = Paper(
                    r"$T$ adaptive queries with memory and time depending on the condition number.",
                    "the structure and its condition-number dependence could not be read (abstract only), and its "
                    "bounds are asymptotic with unpublished constants.", role="headline"),
-        NotChecked(r"Private aggregation of $\tilde O(\sqrt T s)$ copies answers correctly against every adaptive "
-                   r"adversary choosing queries from the previous answers.",
-                   "a statement over all adversaries (privacy turned into correctness by a transfer theorem); "
-                   "computations can run particular attacks only.  One attack is run here (claims below, on a concrete "
+        NotChecked(r"The main $c$-ANN result: $\tilde O(\sqrt T\, s)$ copies, privately aggregated, answer $T$ "
+                   r"queries correctly against every adaptive adversary choosing queries from the previous answers.",
+                   "a statement over all adaptive adversaries (privacy turned into correctness by a transfer "
+                   "theorem); computations can run particular attacks only, and the count itself follows from "
+                   "composition arithmetic, checked as background (the copy-count claim: advanced composition and the "
+                   "even split of the valid votes).  One attack is run here (claims below, on a concrete "
                    "JL nearest-neighbour structure): it breaks plain voting within about 16 queries per copy, and the "
-                   r"exponential mechanism withstands it, but only at a per-query $\varepsilon_0$ whose $T$-fold "
-                   r"composition is far above 1: at the theorem's $\varepsilon = 1$ ($\delta = 10^{-6}$) the copies "
+                   r"exponential mechanism delays it (the same copies withstand $T$ queries and are broken within $2T$), "
+                   r"but only at a per-query $\varepsilon_0$ whose $T$-fold composition is about 150: at the "
+                   r"theorem's $\varepsilon = 1$ ($\delta = 10^{-6}$) the copies "
                    r"prescribed for $T$ queries (about $3.8\cdot10^4$ for $T = 5\cdot10^4$) are more than this attack "
                    r"breaks in $T$ queries, and the $T$ at which plain voting with $k(T)$ copies first breaks within $T$ "
                    r"queries lies between $10^7$ and $3\cdot10^7$ ($k$ about $10^6$: some $10^{13}$ operations per run), "
@@ -114,7 +130,7 @@ def half_noise(ctx):
     return _audit(ctx, 1.0)
 
 
-# --------------------------------------------------------------------------- headline: O~(sqrt(T) s) copies
+# --------------------------------------------------------------------------- background: the copy count of our model
 def _log_factor(queries, valid, points, failure):
     """ln((N - s) T / (s beta)): the union bound's logarithm that the O~ hides."""
     return math.log((points - valid) * queries / (valid * failure))
@@ -156,18 +172,24 @@ _COPIES = {
 }
 
 
-@claim(PAPER, source="Abstract and main ANN theorem: O~(sqrt(T) s) copies answer T adaptive c-ANN queries",
-       evidence="all", role="headline",
+@claim(PAPER, source="Background: the copy count of the abstract's O~(sqrt(T) s) from advanced composition "
+       "(Dwork, Rothblum & Vadhan 2010) and our voting model", evidence="all", role="background",
        reconstructed_from=_READ + "; the voting model (valid answer or nothing per copy, exponential mechanism, valid "
        "votes split among the s answers) is our reading",
        params=_COPIES,
-       statement=r"With per-query budget $\varepsilon_0$ from advanced composition of $T$ queries into "
-       r"$(\varepsilon,\delta)$, the number of copies for which all $T$ privately aggregated $c$-ANN answers are "
-       r"valid with probability $1-\beta$ is $\tilde O(\sqrt T\, s)$, $s$ the number of valid answers per query: it "
-       r"grows as $T^{1/2}$ in $T$ and linearly in $s$, up to the logarithm of the union bound.",
+       statement=r"In our voting model, with per-query budget $\varepsilon_0$ from advanced composition of $T$ "
+       r"queries into $(\varepsilon,\delta)$, the number of copies for which all $T$ privately aggregated answers to "
+       r"queries fixed in advance are valid with probability $1-\beta$ grows as $T^{1/2}$ in $T$ and linearly in $s$, "
+       r"the number of valid answers per query, up to the logarithm of the union bound.  The $\sqrt T$ is advanced "
+       r"composition ($\varepsilon_0 \propto T^{-1/2}$) and the linear $s$ is the model's even split of the valid "
+       r"votes among the $s$ answers: this is the arithmetic behind the abstract's $\tilde O(\sqrt T\, s)$ count, "
+       r"not its correctness against adaptive adversaries (not checked, see the paper's list), and no adaptive query "
+       r"is made.",
        method="For T from 10^2 to 10^5 (s = 4) and s from 1 to 16 (T = 1000): the smallest k with "
        "T P(invalid answer) <= beta, P exact (binomial valid votes split as evenly as possible among the s answers, "
-       "the worst split for the mechanism; N - s unvoted points); two-sided log-log fits of k over ln((N-s)T/(s beta)).")
+       "the worst split for the mechanism; N - s unvoted points); two-sided log-log fits of k over ln((N-s)T/(s beta)).  "
+       "The count is close to the closed form 2 s ln((N-s)T/(s beta))/(p eps0) of the model, so the fit recovers the "
+       "exponents of that closed form: a consistency check of the model, shown as background.")
 def sqrt_t_s_copies_suffice(ctx):
     """The copies needed for T private, valid c-ANN answers grow like sqrt(T) s up to logarithms."""
     return _copies(ctx, "advanced", split=True)
@@ -278,21 +300,25 @@ def signs_from_answers(ctx):
     return _fixed(ctx, adaptive=True)
 
 
-@claim(PAPER, source="Background: " + _ATTACK_SOURCE + "; our structure and attack", evidence="rate",
+@claim(PAPER, source="Background: " + _ATTACK_SOURCE + "; our structure and attack", evidence="all",
        role="background",
        params={**_ATTACK,
-               "copies_grid": Param((41, 81, 161, 321, 641), full=(81, 161, 321, 641, 1281, 2561),
+               "copies_grid": Param((41, 81, 161, 321, 641, 1281), full=(41, 81, 161, 321, 641, 1281, 2561),
                                     doc="numbers of copies k (odd)"),
-               "seeds": Param(6, full=12, low=2, high=1000, doc="runs per k")},
-       statement=r"Against plain majority voting of " + _STRUCTURE + r", the adaptive probe/test adversary obtains an "
-       r"invalid answer (not a $2$-approximate near neighbour) after a number of queries growing linearly in $k$ "
-       r"(about $(\pi/(4\lambda))^2\,2mk$ by a heuristic, i.e. of order the total sketch size $mk$).",
-       method=_ATTACK_METHOD + r"  For each $k$, independent runs with a budget of four times the heuristic count "
-       "(a run that does not break within it counts at the budget); two-sided log-log fit of the mean number of "
-       r"queries to the first invalid answer against $k$.  Control: copies sharing one seed, whose majority is one "
-       r"copy's answer, so the count does not grow with $k$.")
+               "seeds": Param(12, full=16, low=2, high=1000, doc="runs per k")},
+       statement=r"Against plain majority voting of " + _STRUCTURE + r" with $m = 4$ rows (fixed; the dependence on "
+       r"$m$ is not claimed), the adaptive probe/test adversary obtains an invalid answer (not a $2$-approximate near "
+       r"neighbour) in every run, after a number of queries growing linearly in $k$.",
+       method=_ATTACK_METHOD + r"  For each $k$, 12 independent runs (16 in the full profile), each with a budget of "
+       r"four times the heuristic count $(\pi/(4\lambda))^2\,2mk$ (an order of magnitude only, not claimed).  Two "
+       r"pieces: the number of runs that reach their budget without an invalid answer (censored runs) must be 0 for "
+       r"every $k$, so an attack that does not break cannot pass through counts that stop at a budget proportional "
+       r"to $k$; and a two-sided log-log fit of the mean number of queries to the first invalid answer against $k$ "
+       r"($k$ = 41 to 1281, to 2561 in the full profile).  Controls: copies sharing one seed, whose majority is one "
+       r"copy's answer, so the count does not grow with $k$; and the same query rule with the signs drawn by fair "
+       r"coins (no adaptivity), which never breaks plain voting, so every run is censored.")
 def adaptive_attack_breaks_plain_voting(ctx):
-    """Queries until plain voting of k JL copies returns an invalid answer grow linearly in k."""
+    """Plain voting of k JL copies returns an invalid answer in every run, after a number of queries linear in k."""
     return _attack_rate(ctx, shared_seed=False)
 
 
@@ -301,23 +327,38 @@ def shared_seed(ctx):
     return _attack_rate(ctx, shared_seed=True)
 
 
-def _attack_rate(ctx, shared_seed: bool) -> Rate:
-    grid = [int(k) for k in ctx["copies_grid"]]
-    means = []
+@adaptive_attack_breaks_plain_voting.control(r"the signs drawn by fair coins instead of read from the answers (a query "
+                                             r"sequence fixed in advance; $k$ = 41 to 321 to keep the censored runs "
+                                             r"short)")
+def signs_by_coins(ctx):
+    return _attack_rate(ctx, shared_seed=False, adaptive=False, grid=(41, 81, 161, 321))
+
+
+def _attack_rate(ctx, shared_seed: bool, adaptive: bool = True, grid=None) -> AllOf:
+    grid = [int(k) for k in (grid or ctx["copies_grid"])]
+    means, censored = [], []
     for k in grid:
         budget = _attack_budget(ctx, k)
         # identical copies vote unanimously, so their majority is the answer of one copy
-        runs = _run(ctx, 1 if shared_seed else k, budget, f"attack k={k}", ctx["seeds"])
+        runs = _run(ctx, 1 if shared_seed else k, budget, f"attack k={k}", ctx["seeds"], adaptive=adaptive)
+        censored.append(sum(r.wrong_at is None for r in runs))
+        # a censored run is entered at its budget; the first piece refutes the claim whenever there is one
         means.append(float(np.mean([budget if r.wrong_at is None else r.wrong_at for r in runs])))
-    return Rate(grid, means, exponent=1.0, relation="=", tolerance=0.1, max_halfwidth=0.1,
-                why="allowance 0.1 for lower-order terms in k: one copy's correlation with the majority is "
-                "C(k-1, (k-1)/2)/2^(k-1) = sqrt(2/(pi k))(1 + O(1/k)), and a run stops at the first test whose fooled "
-                "fraction, which fluctuates by O(k^-1/2) about its mean, crosses 1/2: a relative shift of order "
-                "k^-1/2 (0.16 at k = 41) that moves a slope fitted over k >= 41 by about half of it (< 0.1)",
-                size_name="copies k", cost_name="mean queries to the first invalid answer")
+    return AllOf([
+        Identity(censored, [0] * len(grid), atol=0, why="integer counts of runs: exact",
+                 quantity="runs without an invalid answer within the budget", labels=[f"k={k}" for k in grid]),
+        Rate(grid, means, exponent=1.0, relation="=", tolerance=0.1, max_halfwidth=0.1,
+             why="allowance 0.1 for lower-order terms in k, set before the runs: a run stops at the first test whose "
+             "fooled fraction, which fluctuates by O(k^-1/2) about its mean, crosses 1/2, and one copy's correlation "
+             "with the majority is sqrt(2/(pi k))(1 + O(1/k)); a relative correction a k^-1/2 to the mean count moves "
+             "the least-squares slope over k = 41 to 1281 (6 sizes, doubling) by about 0.034 a (0.030 a to 2561), so 0.1 admits "
+             "|a| up to about 3; float32 running sums and even query counts move it by far less",
+             size_name="copies k", cost_name="mean queries to the first invalid answer"),
+    ], labels=["every run breaks within its budget", "linear growth in k"],
+       near_misses=[NearMiss.none("a count of censored runs that must be 0 has no number to move"), None])
 
 
-# --------------------------------------------------------------------------- supporting: private aggregation withstands it
+# --------------------------------------------------------------------------- background: private aggregation delays it
 def _withstand(ctx, aggregation: str, noise: float) -> Proportion:
     k, t = ctx["copies"], ctx["queries"]
     eps0 = private_epsilon0(k, t, ctx["calibration_accuracy"], ctx["failure"])
@@ -329,12 +370,11 @@ def _withstand(ctx, aggregation: str, noise: float) -> Proportion:
                       value_name="queries to the first invalid answer (0: none)")
 
 
-@claim(PAPER, source="Abstract and transfer argument: privately aggregated copies answer adaptive queries correctly",
-       evidence="proportion", role="supporting",
+@claim(PAPER, source="Background: an illustration of the abstract's motivation (privately aggregated copies against "
+       "an adaptive attack); our structure, attack and calibration, not a result the paper states",
+       evidence="proportion", role="background",
        reconstructed_from=_READ + "; the aggregation (exponential mechanism on the copies' votes) is our reading; the "
        "structure and the attack are ours",
-       near_miss=NearMiss.none("the claimed probability 1/2 is ours (the paper states no constant for one attack); the "
-                               "near miss is the control with the mechanism's noise halved"),
        params={**_ATTACK,
                "copies": Param(1281, low=1, high=10**5, doc="copies k (odd)"),
                "queries": Param(50_572, low=2, high=10**7,
@@ -346,18 +386,23 @@ def _withstand(ctx, aggregation: str, noise: float) -> Proportion:
                "seeds": Param(10, full=40, low=1, high=10**4, doc="independent runs")},
        statement=r"The exponential-mechanism aggregation of the votes of " + _STRUCTURE + r" ($k=1281$, $m=4$), with "
        r"per-query $\varepsilon_0$ the smallest that answers correctly w.p. $1-\beta/T$ whenever $3/4$ of the copies "
-       r"are correct ($\beta=0.05$, $T=50{,}572$), keeps all $T$ answers of the adaptive attack valid in at least half "
-       r"of the runs, while plain voting of the same copies is broken within about $2\cdot10^4$ queries.",
+       r"are correct ($\beta=0.05$, $T=50{,}572$, so $\varepsilon_0 = 0.044$), keeps all $T$ answers of the adaptive "
+       r"attack valid in at least half of the runs, while plain voting of the same copies is broken within $T$ "
+       r"queries.  The $T$-fold advanced composition of this $\varepsilon_0$ ($\delta = 10^{-6}$) is about 150: no "
+       r"meaningful privacy guarantee, outside the paper's transfer theorem.  The noise delays the attack and does "
+       r"not stop it: the same copies are broken within $2T$ queries ($\varepsilon_0 = 0.046$ calibrated for $2T$), "
+       r"so the copies must grow with $T$.",
        method=r"The attack of the claim above, for $T$ = 50,572 queries (about 2.5 times the queries plain voting of "
-       r"these copies withstands).  $\varepsilon_0 = 0.044$ (exact binomial sum); its $T$-fold advanced composition at "
-       r"$\delta = 10^{-6}$ is about 150, far outside a meaningful privacy guarantee and the transfer theorem: at "
-       r"$\varepsilon = 1$ the copies prescribed for this $T$ (about $3.8\cdot10^4$) exceed what this attack can break "
-       r"within $T$ queries, so the regime where the prescribed copies matter ($T$ above $10^7$) is out of reach; what "
-       "is shown is that the mechanism's noise, at a level set by correctness alone, hides the majority's signs from "
-       r"this attack.  Controls: plain voting (the same copies and queries), the noise halved ($\varepsilon_0$ "
-       r"doubled), and half the copies for the same $T$.  The noise delays the attack, it does not stop it: with the "
-       r"same copies for $2T$ queries ($\varepsilon_0 = 0.046$) six runs outside the check all broke, after 48,000 to "
-       r"81,000 queries, so the copies must grow with $T$.")
+       r"these copies withstands).  $\varepsilon_0$ from an exact binomial sum; its composition (about 150) is far "
+       r"outside a meaningful privacy guarantee: at $\varepsilon = 1$ the copies prescribed for this $T$ (about "
+       r"$3.8\cdot10^4$) exceed what this attack can break within $T$ queries, so the regime where the prescribed "
+       r"copies matter ($T$ above $10^7$) is out of reach; what is shown is that the mechanism's noise, at a level set "
+       r"by correctness alone, hides the majority's signs from this attack for $T$ queries.  The claimed 1/2 is a bar "
+       r"of ours, set before the runs and far below the calibration's $1-\beta$; the engine's near miss (3/4) is not "
+       r"refuted by these runs, so the verdict is slack in the probability.  The controls move the other numbers: "
+       r"plain voting (the same copies and queries, gross), the noise halved ($\varepsilon_0$ doubled), half the "
+       r"copies for the same $T$, and the same copies for $2T$ queries (8 runs; the statement's last sentence), each "
+       r"expected refuted.")
 def private_aggregation_withstands_adaptive_attack(ctx):
     """The exponential mechanism over the copies' votes withstands the attack that breaks plain voting."""
     return _withstand(ctx, "private", 1.0)
@@ -376,3 +421,8 @@ def noise_halved(ctx):
 private_aggregation_withstands_adaptive_attack.control(
     r"half the copies (641) for the same $T$, $\varepsilon_0$ calibrated for them in the same way", params={"copies": 641},
     near_miss=True)
+
+
+private_aggregation_withstands_adaptive_attack.control(
+    r"the same copies for $2T$ = 101,144 queries, $\varepsilon_0$ calibrated for $2T$ in the same way (8 runs)",
+    params={"queries": 101_144, "seeds": 8}, near_miss=True)
