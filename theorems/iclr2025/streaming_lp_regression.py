@@ -459,10 +459,11 @@ one_pass_budget_flat_in_rows.control(
        method="A = [G/sqrt(d - n), I_n]: diffuse Gaussian columns, then n coordinate columns carrying half of every "
        "||A^T y||^2 (online scores near 1 for these, about n/d for the rest; uniform sampling must keep the whole "
        "stream), n from 8 to 80 (full: 8 to 96), eps = 0.2, d = 16 n/delta^2, each budget divided by ln(2n/0.1) as "
-       "in the Gaussian claim above. " + _ONE_PASS_METHOD + " On this instance the fitted exponent lies between "
-       "about -0.15 and 0 over seeds 0-4 (the planted columns are kept whole, so only the diffuse half fluctuates and "
-       "the budget grows more slowly than the union bound's logarithm): the two-sided reading is verified at seeds "
-       "0, 2 and 3 and refuted at seeds 1 and 4 (exponent below 0: fewer columns than the reading, not more).")
+       "in the Gaussian claim above. " + _ONE_PASS_METHOD + " The verdict depends on the seed: the fitted "
+       "exponent was -0.064, -0.142, -0.124, -0.097 and -0.096 at seeds 0-4 (the quick profile), so the two-sided "
+       "reading is verified (sharp) at seeds 0, 3 and 4 and refuted at seeds 1 and 2, always on the low side: on "
+       "this instance the budget grows more slowly than ln(2n/beta) (the planted columns are kept whole, so only the "
+       "diffuse half fluctuates), i.e. fewer columns than the reading, not more.")
 def one_pass_budget_flat_in_rows_on_coherent_columns(ctx):
     """The same row fit on the coherent instance, where the online scores are far from uniform."""
     return _fit(ctx, 2.0, "rows")
@@ -595,7 +596,10 @@ _FLOW_COST_STATEMENT = (
        "eps/(1-eps).  The size must be 1/eps and not 1/delta = 1 + 1/eps: over this decade a budget exactly "
        "proportional to eps^-2 has slope 2.18 against 1/delta, so a fit against 1/delta would refute the exponent 2 "
        "that holds.  In this design no logarithm of the O~ changes along the fit (d = 16 n/delta^2 keeps the online "
-       "factor ln(d/(c n)) fixed, and n and the failure probability are fixed), so the fit has no allowance for one.")
+       "factor ln(d/(c n)) fixed, and n and the failure probability are fixed), so the fit has no allowance for one.  "
+       "On edges uniform over all 45 pairs (the instance of the first reading; every weight about n/d) the same fit "
+       "against 1/eps gave 1.95 to 2.01 at seeds 0-4, sharp at each; it is not a claim here because uniform sampling "
+       "passes it too.")
 def one_pass_flow_cost_budget_grows_as_inverse_square_accuracy(ctx):
     """The one-pass l_1-Lewis edge sampler's oversampling for cost within (1 +- eps) of every demand grows as eps^-2."""
     return _fit(ctx, math.inf, "accuracy")
@@ -611,28 +615,6 @@ one_pass_flow_cost_budget_grows_as_inverse_square_accuracy.control(
     "both bridges, i.e. with almost the whole stream, which the sparse-instance piece refutes",
     name="flow_cost_uniform_sampling", near_miss=True,
     params={"sampler": "uniform", "points": 3, "min_epsilon": 0.08, "trials": 6})
-
-
-@claim(PAPER, role="headline", evidence="all", reconstructed_from=_READ,
-       source="Abstract: p = inf (max flow); cost within (1 +- eps) with O~(eps^-2 n) kept edges; here the exponent of "
-              "eps on the paper's own quantity, on the instance of the flow claim's first reading",
-       params={**_FLOW_COST, "graph": Param("uniform", choices=("clustered", "uniform"),
-                                            doc="edges uniform over all pairs (the first reading's instance)")},
-       statement=_FLOW_COST_STATEMENT,
-       method="Streams of d = 16 n/delta^2 edges drawn uniformly among the 45 pairs of n = 10 vertices (every edge's "
-       "online l_1 weight about n/d, so the sampler is close to uniform sampling here), delta = eps/(1+eps), eps from "
-       "0.025 to 0.25; otherwise as the clustered claim above: per pass the smallest oversampling (to 2%) for which "
-       "the cost ratio lies in [1 - eps, 1 + eps] for every demand, exactly over the 511 cuts.  This is the instance "
-       "on which the cost reading was first fitted (fitted there against 1/delta = 1 + 1/eps, the slope of an exact "
-       "eps^-2 law is 2.18 over this decade, which made exponent 2 look refuted); it is kept beside the clustered one.")
-def one_pass_flow_cost_budget_on_uniform_edges(ctx):
-    """The same cost-of-every-demand fit on a stream of edges uniform over all vertex pairs."""
-    return _fit(ctx, math.inf, "accuracy")
-
-
-one_pass_flow_cost_budget_on_uniform_edges.control(
-    "kept edges rescaled by pi^(-1/2) (the l_2 rescaling) instead of pi^(-1)", name="uniform_edges_cost_l2_rescaling",
-    params={"rescale_offset": -0.5, "points": 3, "min_epsilon": 0.08, "trials": 6})
 
 
 # --------------------------------------------------------------------------- p in (1, 2), one size
