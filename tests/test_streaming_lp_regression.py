@@ -391,3 +391,27 @@ def test_form_deviation_against_generalised_eigenvalues_and_networkx_cuts():
     assert form_deviation(1.0, math.inf, 2.0) == 1.0
     with pytest.raises(ValueError):
         form_deviation(2.0, 1.0, 2.0)
+
+
+def test_clustered_edge_stream_has_a_bridge_cut_of_the_stated_size():
+    from simulations.streaming import clustered_edge_stream, online_lewis_sampling, pair_ids
+
+    rng = np.random.default_rng(3)
+    B, pairs = clustered_edge_stream(rng, 10, 3000, 2)
+    assert B.shape == (10, 3000) and np.all(B.sum(axis=0) == 0) and np.all(np.abs(B).sum(axis=0) == 2)
+    graph = nx.Graph()
+    for u, v in pairs:
+        w = graph.get_edge_data(u, v, {"weight": 0})["weight"]
+        graph.add_edge(int(u), int(v), weight=w + 1)
+    cut, (side, _) = nx.stoer_wagner(graph)          # the global minimum cut (networkx)
+    assert cut == 2 and set(side) in ({0, 1, 2, 3, 4}, {5, 6, 7, 8, 9})
+    bridge = np.nonzero((pairs[:, 0] < 5) != (pairs[:, 1] < 5))[0]
+    assert sorted(map(tuple, np.sort(pairs[bridge], axis=1))) == [(0, 5), (1, 6)]
+    # the online l_1 weights of the bridges are near 1: kept unscaled already at oversampling 4
+    ids, _ = pair_ids(10, pairs)
+    kept, scale = online_lewis_sampling(rng.uniform(size=3000), B, 4.0, 1.0, column_ids=ids)
+    assert set(bridge) <= set(kept.tolist())
+    assert np.allclose(scale[np.isin(kept, bridge)], 1.0)
+    assert kept.size < 3000 // 4                    # and far from the whole stream
+    with pytest.raises(ValueError):
+        clustered_edge_stream(rng, 10, 100, 6)

@@ -14,6 +14,7 @@ from .lp_regression import (
     st_demand,
 )
 from .online_sampling import (
+    clustered_edge_stream,
     cut_indicators,
     cut_weights,
     edge_weight_matrix,
@@ -30,7 +31,7 @@ from .online_sampling import (
 )
 
 __all__ = [
-    "barbell_with_bridges", "coherent_instance", "cut_indicators", "cut_weights", "edge_weight_matrix", "form_deviation",
+    "barbell_with_bridges", "clustered_edge_stream", "coherent_instance", "cut_indicators", "cut_weights", "edge_weight_matrix", "form_deviation",
     "holder_conjugate", "incidence_matrix", "inverse_sqrt_gram", "isolated_rows_instance", "l2_cost_ratio_range",
     "lewis_weights", "linf_cost_ratio_range", "lp_regression_cost", "lp_regression_cost_dual",
     "online_lewis_sampling", "online_weights", "pair_ids", "random_edge_stream", "ratio_error", "sample_columns",

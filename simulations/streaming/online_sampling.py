@@ -222,6 +222,34 @@ def random_edge_stream(rng: np.random.Generator, n: int, d: int) -> tuple[np.nda
     return B, pairs
 
 
+def clustered_edge_stream(rng: np.random.Generator, n: int, d: int, bridges: int) -> tuple[np.ndarray, np.ndarray]:
+    """A stream of d edges: two dense clusters joined by a few bridge edges (a dumbbell multigraph).
+
+    The vertices 0..h-1 and h..n-1 (h = n // 2) form the clusters; edge i < bridges of the bridge
+    set joins i and h + i (one edge each); the other d - bridges edges are drawn uniformly among
+    the pairs inside a cluster; the bridge edges sit at uniformly random positions of the stream.
+    The cut between the clusters carries ``bridges`` edges whatever d, so a sampler that keeps
+    each edge with a probability well below 1 loses it, while its l_1 Lewis weights are near 1.
+
+    Returns:
+        (B, pairs): the signed incidence matrix (n, d), column j = e_u - e_v, and the pairs (d, 2).
+    Raises:
+        ValueError: unless n >= 4, 1 <= bridges <= n // 2 and d >= bridges + 1.
+    """
+    h = n // 2
+    if n < 4 or not 1 <= bridges <= h or d < bridges + 1:
+        raise ValueError(f"need n >= 4 vertices, 1 <= bridges <= n // 2 and d > bridges, got n={n}, "
+                         f"bridges={bridges}, d={d}")
+    inner = np.array([pair for pair in itertools.combinations(range(n), 2) if (pair[0] < h) == (pair[1] < h)])
+    pairs = inner[rng.integers(0, len(inner), size=d)]
+    spots = rng.choice(d, size=bridges, replace=False)
+    pairs[spots] = np.column_stack([np.arange(bridges), h + np.arange(bridges)])
+    B = np.zeros((n, d))
+    B[pairs[:, 0], np.arange(d)] = 1.0
+    B[pairs[:, 1], np.arange(d)] = -1.0
+    return B, pairs
+
+
 def pair_ids(n: int, pairs) -> tuple[np.ndarray, np.ndarray]:
     """Index of each edge's vertex pair among the n(n-1)/2 pairs, and those pairs.
 

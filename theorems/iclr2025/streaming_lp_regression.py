@@ -13,7 +13,11 @@ $p=\infty$): the smallest oversampling each pass needs and the columns kept at i
 fitted two-sidedly over a decade of accuracies (for $p=2$ and $p=\infty$; the accuracy measured
 as the deviation $t$ of $\|A'^\top y\|_q^q$, which brackets the cost's $\varepsilon$ within
 $1+O(\varepsilon)$ and is symmetric in the coins to first order), of row counts and of stream
-lengths.  The $p\in(1,2)$ extension is checked at one size (its $n^{q/2}$ law cannot be told from
+lengths.  The accuracy and row fits run where the online weights are far from uniform (a coherent matrix
+whose last $n$ columns carry half of every $\|A^\top y\|_2^2$; two clusters of vertices joined by two
+bridge edges), so that uniform sampling with the same expected count, a near-miss control, fails by
+keeping almost the whole stream; the flow exponent is also fitted on the cost of every demand
+itself, the paper's own quantity.  The $p\in(1,2)$ extension is checked at one size (its $n^{q/2}$ law cannot be told from
 $n^1$ by any exact computation here); the space lower bounds and the solution-output algorithms are
 listed as not checked.
 """
@@ -25,6 +29,7 @@ import math
 import numpy as np
 
 from simulations.streaming import (
+    clustered_edge_stream,
     coherent_instance,
     cut_indicators,
     edge_weight_matrix,
@@ -195,14 +200,19 @@ def _power(ctx, p: float) -> float | None:
     return None if offset == 0 else 1.0 / holder_conjugate(p) + offset
 
 
-def _point(ctx, p: float, n: int, level: float, d: int, rep: int, form: bool = False) -> tuple[list[float], float]:
+def _point(ctx, p: float, n: int, level: float, d: int, rep: int, form: bool = False,
+           passes_from: float | None = None) -> tuple[list[float], float]:
     """Budgets of the passes and the columns kept at their 90% quantile, on a fresh instance.
 
-    level: delta = eps/(1 + eps) for the cost criterion (form=False), with ctx['trials'] passes; the deviation
-    t for form=True, with ctx['trials'] sqrt(t / min_deviation) passes (a pass costs O(d) = O(1/t^2), so the
-    cheap large deviations get more passes: for a fixed cost this weights the fit's two ends better).
+    level: delta = eps/(1 + eps) for the cost criterion (form=False); the deviation t for form=True.
+    passes_from: None gives ctx['trials'] passes; a level L gives ctx['trials'] sqrt(level / L) passes (a pass
+    costs O(d) = O(1/level^2), so the cheap large levels get more passes: for a fixed cost this weights the
+    fit's two ends better).
     """
-    passes = round(ctx["trials"] * math.sqrt(level / ctx["min_deviation"])) if form else None
+    if passes_from is not None:
+        passes = round(ctx["trials"] * math.sqrt(level / passes_from))
+    else:
+        passes = None
     if form:
         target, start = float(level), 0.5 / level**2
     else:
@@ -215,10 +225,14 @@ def _point(ctx, p: float, n: int, level: float, d: int, rep: int, form: bool = F
         A = coherent_instance(g, n, d, 2.0)[0] if coherent else g.standard_normal((n, d))
         return _budget(ctx, label, A, inverse_sqrt_gram(A), p, target, start, _power(ctx, p), uniform, form=form,
                        passes=passes)
-    B, pairs = random_edge_stream(g, n, d)
+    if ctx.params.get("graph", "uniform") == "clustered":
+        B, pairs = clustered_edge_stream(g, n, d, ctx["bridges"])
+    else:
+        B, pairs = random_edge_stream(g, n, d)
     ids, all_pairs = pair_ids(n, pairs)
     W = edge_weight_matrix(n, all_pairs, np.bincount(ids, minlength=len(all_pairs)).astype(float))
-    return _budget(ctx, label, B, W, p, target, start, _power(ctx, p), False, (ids, all_pairs, cut_indicators(n)),
+    uniform = ctx.params.get("sampler", "online") == "uniform"
+    return _budget(ctx, label, B, W, p, target, start, _power(ctx, p), uniform, (ids, all_pairs, cut_indicators(n)),
                    form, passes)
 
 
@@ -230,11 +244,19 @@ def _fit(ctx, p: float, axis: str) -> AllOf:
     axis the level is the deviation t of the dual norm's q-th power (form criterion); on the others
     delta = eps/(1 + eps) with the cost's error.
     """
-    form = axis == "accuracy"
-    if axis == "accuracy":
+    form = axis == "accuracy" and ctx.params.get("statistic", "deviation") == "deviation"
+    passes_from = None
+    if axis == "accuracy" and form:
         grid = [(ctx["n"], float(t)) for t in np.geomspace(ctx["min_deviation"], ctx["max_deviation"], ctx["points"])]
         points = [(n, t, round(ctx["stream_factor"] * n / t**2)) for n, t in grid]
         size_of, size_name = (lambda n, t, d: 1.0 / t), "1/t, t the deviation of ||A'^T y||_q^q"
+        passes_from = ctx["min_deviation"]
+    elif axis == "accuracy":                      # the cost's own error eps, delta = eps/(1 + eps)
+        grid = [(ctx["n"], float(e / (1 + e))) for e in np.geomspace(ctx["min_epsilon"], ctx["max_epsilon"],
+                                                                     ctx["points"])]
+        points = [(n, dl, round(ctx["stream_factor"] * n / dl**2)) for n, dl in grid]
+        size_of, size_name = (lambda n, dl, d: (1 - dl) / dl), "1/eps, eps the cost's relative error"
+        passes_from = grid[0][1]
     elif axis == "rows":
         dl = ctx["epsilon"] / (1 + ctx["epsilon"])
         points = [(int(n), dl, round(ctx["stream_factor"] * n / dl**2)) for n in ctx["rows"]]
@@ -246,7 +268,7 @@ def _fit(ctx, p: float, axis: str) -> AllOf:
     sizes, budgets, kept, room, labels = [], [], [], [], []
     for rep in range(ctx["replicates"]):
         for n, dl, d in points:
-            cs, m = _point(ctx, p, n, dl, d, rep, form)
+            cs, m = _point(ctx, p, n, dl, d, rep, form, passes_from)
             sizes += [size_of(n, dl, d)] * len(cs)
             # on the row axis the budget is divided by the logarithm the O~ hides: matrix Chernoff's
             # ln(2 n / beta) for a two-sided bound in dimension n with failure probability beta
@@ -263,7 +285,8 @@ def _fit(ctx, p: float, axis: str) -> AllOf:
                     cost_name=f"oversampling a pass needs ({what} = {ctx['n']}, eps = {ctx['epsilon']:g})")
     else:
         rate = Rate(sizes, budgets, exponent=ctx["claimed_exponent"], relation="=", tolerance=0.05,
-                    max_halfwidth=0.2, why=ACCURACY_WHY if form else RATE_WHY, size_name=size_name,
+                    max_halfwidth=0.2, why=ACCURACY_WHY if form else COST_WHY if axis == "accuracy" else RATE_WHY,
+                    size_name=size_name,
                     cost_name=(f"oversampling a pass needs ({what} = {ctx['n']})" if axis == "accuracy" else
                                f"oversampling a pass needs / ln(2n/0.1) (eps = {ctx['epsilon']:g})"))
     sparse = Bound(kept, room, relation="<=", rtol=0.0, quantity="columns kept at the 90% budget c_0.9",
@@ -296,6 +319,13 @@ _ACCURACY = {
                     doc="passes at the smallest deviation; trials sqrt(t/t_min) at deviation t"),
     "claimed_exponent": Param(2.0, low=-4.0, high=4.0, doc="claimed exponent of the budget in 1/t"),
 }
+COST_WHY = (
+    "two-sided fit over all passes; allowance 0.05, the one the first reading of the claim used before any run on "
+    "this statistic (lower-order terms of an O(eps^-2) law across a decade: the stream length is proportional to the "
+    "budget scale, so the online factor is the same at every point); the interval [1/(1+eps), 1/(1-eps)] of the cost "
+    "ratio is asymmetric by a relative 2 eps, a finite-eps term this allowance does not cover, and the claim is kept "
+    "as the paper's own quantity whatever that term does to it.  A half-width up to 0.2 is accepted as identifying "
+    "the exponent")
 ACCURACY_WHY = (
     "two-sided fit over all passes; allowance 0.05 for the lower-order terms, derived before the run: the stream "
     "length is proportional to the budget scale (d = F n/t^2, c ~ 1/t^2), so the online factor ln(d/(c n)), the kept "
@@ -340,12 +370,20 @@ _ONE_PASS_FORM_METHOD = (
 @claim(PAPER, role="headline", evidence="all", reconstructed_from=_READ,
        source="Abstract: for p in [2, inf], a one-pass algorithm keeps O~(eps^-2 n) columns with cost within (1 +- eps); "
               "here p = 2, the exponent of eps",
-       params=_ACCURACY,
+       params={**_ACCURACY,
+               "instance": Param("coherent", choices=("gaussian", "coherent"),
+                                 doc="n planted coordinate columns (half of every ||A^T y||^2) at the end of a stream "
+                                     "of diffuse Gaussian ones, or i.i.d. Gaussian columns (near-uniform weights)"),
+               "sampler": Param("online", choices=("online", "uniform"),
+                                doc="online leverage scores, or uniform probabilities c n/d (a control)")},
        statement=r"For $p=2$ ($q=2$) the one-pass sampler (keep column $j$ with probability $\pi_j=\min(1,c\,w_j)$, $w_j$ "
        r"its online leverage score against the kept, reweighted columns, and rescale it by $\pi_j^{-1/2}$)"
        + _ACCURACY_STATEMENT,
-       method="A = n x d i.i.d. Gaussian (every column equally important, where the bound binds), n = 16, t from 0.025 "
-       "to 0.25 (budgets c from about 25 to 2500), d = 48 n/t^2 (1.2 10^4 to 1.2 10^6 columns). " + _ONE_PASS_FORM_METHOD +
+       method="A = [G/sqrt(d - n), I_n], d - n diffuse Gaussian columns followed by n coordinate columns that carry "
+       "half of every ||A^T y||^2 (the coherent instance: the online weights are far from uniform, about n/d for the "
+       "diffuse columns and near 1 for the planted ones, so the check exercises the scores and not only the "
+       "central limit of an unbiased reweighting, which any sampler with the right rescaling obeys), n = 16, t from "
+       "0.025 to 0.25, d = 48 n/t^2 (1.2 10^4 to 1.2 10^6 columns). " + _ONE_PASS_FORM_METHOD +
        " The deviation over every y is max(1 - lambda_min, lambda_max - 1), lambda the eigenvalues of "
        "G^(-1/2) A'A'^T G^(-1/2) (the cost ratio's range over b is [lambda_max^(-1/2), lambda_min^(-1/2)]). "
        "n = 16 rather than 4: the extreme eigenvalue of a larger matrix fluctuates less (Tracy-Widom), so one pass's "
@@ -360,6 +398,13 @@ one_pass_budget_grows_as_inverse_square_accuracy.control(
     "kept columns not rescaled (pi^0): the sparse Gram matrix undercounts the sampled part, so only keeping almost "
     "every column reaches the accuracy", name="l2_without_rescaling",
     params={"rescale_offset": -0.5, "points": 3, "min_deviation": 0.08, "trials": 4, "n": 8})
+one_pass_budget_grows_as_inverse_square_accuracy.control(
+    "uniform sampling with the same expected number of columns per unit of oversampling (pi = c n/d, no scores, "
+    "rescaled by pi^(-1/2)): its oversampling still scales as t^-2 (the central limit holds for any unbiased "
+    "reweighting, so the fit alone cannot tell the samplers apart), but it reaches the accuracy only once pi is "
+    "near 1 for the planted columns, i.e. by keeping almost the whole stream, which the sparse-instance piece "
+    "refutes (at most a quarter of the stream)", name="l2_uniform_sampling", near_miss=True,
+    params={"sampler": "uniform", "points": 3, "min_deviation": 0.08, "trials": 4, "n": 8})
 one_pass_budget_grows_as_inverse_square_accuracy.control(
     "rescaling by pi^(-0.48) instead of pi^(-1/2): a 4% error in the reweighting biases the quadratic form by a few "
     "percent, which the smallest deviations cannot absorb", name="l2_slightly_wrong_rescaling", near_miss=True,
@@ -402,6 +447,37 @@ one_pass_budget_flat_in_rows.control(
 
 
 @claim(PAPER, role="headline", evidence="all", reconstructed_from=_READ,
+       source="Abstract: O~(eps^-2 n) columns for p in [2, inf]; here the growth in n for p = 2 where the scores matter",
+       params={**one_pass_budget_flat_in_rows.params,
+               "instance": Param("coherent", choices=("gaussian", "coherent"),
+                                 doc="n planted coordinate columns (half of every ||A^T y||^2) at the end of a stream "
+                                     "of diffuse Gaussian ones")},
+       statement=r"On the coherent instance, for $p=2$ and fixed $\varepsilon$, the oversampling the one-pass sampler "
+       r"needs for cost within $(1\pm\varepsilon)$ for every $b$ grows with the number of rows $n$ only as "
+       r"$\ln(2n/\beta)$ ($\beta=0.1$): budget$/\ln(2n/\beta)\propto n^0$, so the columns kept are "
+       r"$\tilde O(\varepsilon^{-2}n)$.",
+       method="A = [G/sqrt(d - n), I_n]: diffuse Gaussian columns, then n coordinate columns carrying half of every "
+       "||A^T y||^2 (online scores near 1 for these, about n/d for the rest; uniform sampling must keep the whole "
+       "stream), n from 8 to 80 (full: 8 to 96), eps = 0.2, d = 16 n/delta^2, each budget divided by ln(2n/0.1) as "
+       "in the Gaussian claim above. " + _ONE_PASS_METHOD + " The verdict depends on the seed: the fitted "
+       "exponent was -0.064, -0.142, -0.124, -0.097 and -0.096 at seeds 0-4 (the quick profile), so the two-sided "
+       "reading is verified (sharp) at seeds 0, 3 and 4 and refuted at seeds 1 and 2, always on the low side: on "
+       "this instance the budget grows more slowly than ln(2n/beta) (the planted columns are kept whole, so only the "
+       "diffuse half fluctuates), i.e. fewer columns than the reading, not more.")
+def one_pass_budget_flat_in_rows_on_coherent_columns(ctx):
+    """The same row fit on the coherent instance, where the online scores are far from uniform."""
+    return _fit(ctx, 2.0, "rows")
+
+
+one_pass_budget_flat_in_rows_on_coherent_columns.control(
+    "uniform one-pass sampling with the same expected number of columns per unit of oversampling (pi = c n/d, no "
+    "scores) on the same instance: it must keep almost every column to keep the planted ones, which the "
+    "sparse-instance piece refutes", near_miss=True,
+    name="rows_uniform_sampling_same_count",
+    params={"sampler": "uniform", "rows": (8, 16, 24), "trials": 6})
+
+
+@claim(PAPER, role="headline", evidence="all", reconstructed_from=_READ,
        source="Abstract: the goal is space much less than the stream length d; O~(eps^-2 n) columns for p = 2",
        params={**_COMMON,
                "n": Param(8, low=2, high=64, doc="rows of A"),
@@ -432,20 +508,36 @@ one_pass_budget_independent_of_stream_length.control(
 
 
 # --------------------------------------------------------------------------- p = inf: flows on graphs
+_FLOW = {**_ACCURACY, "n": Param(10, low=4, high=16, doc="vertices (all 2^(n-1) - 1 cuts are enumerated)"),
+         "stream_factor": Param(16.0, low=1.0, high=10**4, doc="stream length d in units of n/t^2"),
+         "trials": Param(24, full=60, low=4, high=10**4,
+                         doc="passes at the smallest deviation; trials sqrt(t/t_min) at deviation t"),
+         "sparse_fraction": Param(0.4, low=0.01, high=1.0,
+                                  doc="largest fraction of the stream a sparse instance keeps"),
+         "graph": Param("clustered", choices=("clustered", "uniform"),
+                        doc="two dense clusters of n/2 vertices joined by `bridges` edges, or edges uniform over "
+                            "all pairs (near-uniform weights)"),
+         "bridges": Param(2, low=1, high=8, doc="edges between the two clusters (whatever the stream length)"),
+         "sampler": Param("online", choices=("online", "uniform"),
+                          doc="online l_1 Lewis weights, or uniform probabilities c n/d (a control)")}
+_CLUSTERED_METHOD = (
+    "The stream: two clusters of 5 vertices, d - 2 edges drawn uniformly among the 20 pairs inside a cluster and 2 "
+    "bridge edges (0-5 and 1-6) at random positions, so the cut between the clusters carries 2 edges whatever d: the "
+    "online l_1 weights of the bridges are near 1 (kept with probability 1 from c >= 2) while the cluster edges' are "
+    "about n/d, so the check exercises the weights and not only the central limit of an unbiased reweighting, "
+    "which any sampler with the right rescaling obeys (on edges uniform over all pairs every weight is about n/d "
+    "and uniform sampling passes). ")
+
+
 @claim(PAPER, role="headline", evidence="all", reconstructed_from=_READ,
        source="Abstract: p = inf (max flow) among p in [2, inf]; an O~(eps^-2 n) semi-streaming l_p flow sparsifier "
               "on edge-insertion graph streams; here the exponent of eps",
-       params={**_ACCURACY, "n": Param(10, low=3, high=16, doc="vertices (all 2^(n-1) - 1 cuts are enumerated)"),
-               "stream_factor": Param(16.0, low=1.0, high=10**4, doc="stream length d in units of n/t^2"),
-               "trials": Param(24, full=60, low=4, high=10**4,
-                               doc="passes at the smallest deviation; trials sqrt(t/t_min) at deviation t"),
-               "sparse_fraction": Param(0.4, low=0.01, high=1.0,
-                                        doc="largest fraction of the stream a sparse instance keeps")},
+       params=_FLOW,
        statement=r"For $p=\infty$ ($q=1$) on an edge stream (A the incidence matrix: the minimum-congestion flow of "
        r"every demand $b$), the one-pass sampler with online $\ell_1$ Lewis weights ($\pi_j=\min(1,c\,w_j)$, "
        r"rescaling $\pi_j^{-1}$)" + _ACCURACY_STATEMENT + r"  Here $\|B^\top y\|_1$ integrates cut weights, so the "
        r"deviation is that of every cut's weight: a $(1\pm t)$ cut sparsifier.",
-       method="Streams of d = 16 n/t^2 uniformly random edges on n = 10 vertices (2.6 10^3 to 2.6 10^5 edges); t from "
+       method=_CLUSTERED_METHOD + "Streams of d = 16 n/t^2 edges on n = 10 vertices (2.6 10^3 to 2.6 10^5 edges); t from "
        "0.025 to 0.25 (budgets c from about 6 to 600); the l_1 weights keep more edges than the l_2 scores, so "
        "'sparse' means at most 40% of the stream here. " + _ONE_PASS_FORM_METHOD + " The deviation over every y is exact: "
        "max |w'(S)/w(S) - 1| over the 511 cuts S, since ||B^T y||_1 integrates the cut weights of the level sets of y. "
@@ -465,9 +557,64 @@ one_pass_flow_budget_grows_as_inverse_square_accuracy.control(
     "undercounted", name="flow_with_l2_rescaling",
     params={"rescale_offset": -0.5, "points": 3, "min_deviation": 0.08, "trials": 6})
 one_pass_flow_budget_grows_as_inverse_square_accuracy.control(
+    "uniform edge sampling with the same expected number of edges per unit of oversampling (pi = c n/d, no weights, "
+    "rescaled by pi^(-1)): it keeps a bridge only with probability c n/d, so the cut between the clusters is lost "
+    "or inflated unless pi is near 1, i.e. unless almost the whole stream is kept, which the sparse-instance piece "
+    "refutes (at most 40% of the stream); its oversampling still scales as d/n ~ t^-2, so the fit alone cannot "
+    "tell the samplers apart", name="flow_uniform_sampling", near_miss=True,
+    params={"sampler": "uniform", "points": 3, "min_deviation": 0.08, "trials": 6})
+one_pass_flow_budget_grows_as_inverse_square_accuracy.control(
     "rescaling by pi^(-0.96) instead of pi^(-1): a 4% error in the reweighting", near_miss=True,
     name="flow_slightly_wrong_rescaling",
     params={"rescale_offset": -0.04, "points": 3, "min_deviation": 0.05, "trials": 6})
+
+
+_FLOW_COST = {**_FLOW,
+              "statistic": Param("cost", choices=("cost", "deviation"),
+                                 doc="the cost's relative error over every demand (the paper's quantity)"),
+              "min_epsilon": Param(0.025, low=0.002, high=0.5, doc="smallest relative error eps of the cost"),
+              "max_epsilon": Param(0.25, low=0.01, high=0.9, doc="largest eps"),
+              "trials": Param(24, full=60, low=4, high=10**4,
+                              doc="passes at the smallest eps; trials sqrt(delta/delta_min) at delta = eps/(1+eps)")}
+_FLOW_COST_STATEMENT = (
+    r"For $p=\infty$ on an edge stream, the one-pass sampler with online $\ell_1$ Lewis weights "
+    r"($\pi_j=\min(1,c\,w_j)$, rescaling $\pi_j^{-1}$) reaches a cost within $(1\pm\varepsilon)$ of "
+    r"$\mathrm{OPT}_\infty$ for every demand $b$ with an oversampling $c=\Theta(\varepsilon^{-2})$, fitted over "
+    r"$\varepsilon\in[0.025,0.25]$, keeping a small part of the stream.")
+
+
+@claim(PAPER, role="headline", evidence="all", reconstructed_from=_READ,
+       source="Abstract: p = inf (max flow); cost within (1 +- eps) with O~(eps^-2 n) kept edges; here the exponent of "
+              "eps on the paper's own quantity (the cost of every demand), the first reading of the flow claim",
+       params=_FLOW_COST, statement=_FLOW_COST_STATEMENT,
+       method=_CLUSTERED_METHOD + "Streams of d = 16 n/delta^2 edges on n = 10 vertices, delta = eps/(1+eps), eps from "
+       "0.025 to 0.25; per pass the smallest oversampling (to 2%) for which the cost ratio OPT'/OPT lies in "
+       "[1 - eps, 1 + eps] for every demand b, computed exactly from the range [1/max_S w'(S)/w(S), 1/min_S w'(S)/w(S)] "
+       "over the 511 cuts; 24 passes at the smallest eps and 24 sqrt(delta/delta_min) at delta; the budgets are "
+       "fitted against 1/eps.  This is the flow claim's first reading, on the paper's own quantity; the claim beside "
+       "it fits the deviation of the cut weights, which brackets the cost between the budgets at t = eps/(1+eps) and "
+       "eps/(1-eps).  The size must be 1/eps and not 1/delta = 1 + 1/eps: over this decade a budget exactly "
+       "proportional to eps^-2 has slope 2.18 against 1/delta, so a fit against 1/delta would refute the exponent 2 "
+       "that holds.  In this design no logarithm of the O~ changes along the fit (d = 16 n/delta^2 keeps the online "
+       "factor ln(d/(c n)) fixed, and n and the failure probability are fixed), so the fit has no allowance for one.  "
+       "On edges uniform over all 45 pairs (the instance of the first reading; every weight about n/d) the same fit "
+       "against 1/eps gave 1.95 to 2.01 at seeds 0-4, sharp at each; it is not a claim here because uniform sampling "
+       "passes it too.")
+def one_pass_flow_cost_budget_grows_as_inverse_square_accuracy(ctx):
+    """The one-pass l_1-Lewis edge sampler's oversampling for cost within (1 +- eps) of every demand grows as eps^-2."""
+    return _fit(ctx, math.inf, "accuracy")
+
+
+one_pass_flow_cost_budget_grows_as_inverse_square_accuracy.control(
+    "kept edges rescaled by pi^(-1/2) (the l_2 rescaling) instead of pi^(-1): the cuts of the sparse graph, hence the "
+    "flow costs, are off by a factor no small oversampling removes", name="flow_cost_with_l2_rescaling",
+    params={"rescale_offset": -0.5, "points": 3, "min_epsilon": 0.08, "trials": 6})
+one_pass_flow_cost_budget_grows_as_inverse_square_accuracy.control(
+    "uniform edge sampling with the same expected number of edges per unit of oversampling (pi = c n/d): the cut "
+    "between the clusters, and the cost of a demand across it, is kept within 1 +- eps only when pi is near 1 for "
+    "both bridges, i.e. with almost the whole stream, which the sparse-instance piece refutes",
+    name="flow_cost_uniform_sampling", near_miss=True,
+    params={"sampler": "uniform", "points": 3, "min_epsilon": 0.08, "trials": 6})
 
 
 # --------------------------------------------------------------------------- p in (1, 2), one size
