@@ -201,9 +201,18 @@ def undominated_candidates(concepts: list[frozenset], k: int, with_signatures: b
         items = sorted(concept, key=str)
         masks = [containing[position[e]] for e in items]
         first: dict[int, tuple] = {}                     # signature -> its first candidate (as indices)
+        base = everything & ~(1 << b)
         for r in range(0, min(k, len(items)) + 1):      # candidates in the order of _candidates
+            if r == 2:                                   # the common case, with the first element's mask reused
+                for i in range(len(items)):
+                    prefix = base & masks[i]
+                    for j in range(i + 1, len(items)):
+                        signature = prefix & masks[j]
+                        if signature not in first:
+                            first[signature] = (i, j)
+                continue
             for idx in itertools.combinations(range(len(items)), r):
-                signature = everything & ~(1 << b)
+                signature = base
                 for i in idx:
                     signature &= masks[i]
                 if signature not in first:
