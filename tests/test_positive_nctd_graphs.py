@@ -251,7 +251,11 @@ def test_relabel_maps_models_by_the_stated_rule():
 def test_sparse_clauses_and_critical_formulas_against_minisat():
     import numpy as np
 
-    from simulations.combinatorics.cnf import all_clauses_on_three_variables, critical_3cnf, with_sparse_clauses
+    from simulations.combinatorics.cnf import (
+        all_clauses_on_three_variables,
+        critical_3cnf,
+        with_sparse_clauses,
+    )
     rng = np.random.default_rng(2)
     n, f = with_sparse_clauses(rng, all_clauses_on_three_variables(), 3, 2)
     assert n == 7 and len(f) == 10 and _models(f, n) == []
