@@ -208,3 +208,88 @@ def test_the_argument_admissible_pairs_of_the_gadgets():
         expected |= {frozenset({h, o}), frozenset({s, o})}
     assert free_pairs(("C", 0)) == expected
     assert set(sets) | {("z",)} == clique
+
+
+# ------------------------------------------------------------------ the family's relabellings and generators
+def _models(formula, n):
+    # every satisfying assignment, enumerated by Minisat with blocking clauses (independent of cnf.py)
+    from pysat.solvers import Minisat22
+    out = []
+    with Minisat22(bootstrap_with=[list(c) for c in formula]) as s:
+        while s.solve():
+            model = s.get_model()
+            full = {abs(x): x > 0 for x in model}
+            out.append(tuple(full.get(v, False) for v in range(1, n + 1)))
+            s.add_clause([-v if full.get(v, False) else v for v in range(1, n + 1)])
+    return sorted(out)
+
+
+def test_relabel_maps_models_by_the_stated_rule():
+    import numpy as np
+
+    from simulations.combinatorics.cnf import random_relabelling, relabel, three_variable_formulas
+    # by hand: x1 -> not x3, x2 -> x1, x3 -> x2; clause 1 listed first, clause 0's literals reversed
+    assert relabel([(1, -2, 3), (-1, 2, 3)], 3, [3, 1, 2], [-1, 1, 1], [1, 0], [(2, 1, 0), (0, 1, 2)]) == (
+        (3, 1, 2), (2, -1, -3))
+    rng = np.random.default_rng(5)
+    for f in three_variable_formulas(up_to_symmetry=False)[::7]:
+        perm, signs = rng.permutation(3) + 1, rng.choice([-1, 1], 3)
+        g = relabel(f, 3, perm, signs)
+        # b[perm[v] - 1] = a[v - 1] xor (signs[v - 1] = -1)
+        image = sorted(tuple(next(a[v] != (signs[v] == -1) for v in range(3) if perm[v] == w + 1) for w in range(3))
+                       for a in _models(f, 3))
+        assert _models(g, 3) == image
+        h = random_relabelling(rng, f, 3)
+        assert len(_models(h, 3)) == len(_models(f, 3)) and len(h) == len(f)
+        assert {frozenset(map(abs, c)) for c in h} <= {frozenset({1, 2, 3})}
+    with pytest.raises(ValueError):
+        relabel([(1, 2, 3)], 3, [1, 1, 2], [1, 1, 1])
+    with pytest.raises(ValueError):
+        relabel([(1, 2, 3)], 3, [1, 2, 3], [1, 0, 1])
+
+
+def test_sparse_clauses_and_critical_formulas_against_minisat():
+    import numpy as np
+
+    from simulations.combinatorics.cnf import (
+        all_clauses_on_three_variables,
+        critical_3cnf,
+        with_sparse_clauses,
+    )
+    rng = np.random.default_rng(2)
+    n, f = with_sparse_clauses(rng, all_clauses_on_three_variables(), 3, 2)
+    assert n == 7 and len(f) == 10 and _models(f, n) == []
+    occurrences = [sum(abs(lit) == v for c in f for lit in c) for v in range(4, 8)]
+    assert occurrences == [1, 1, 1, 1]
+    assert all(sum(abs(lit) <= 3 for lit in c) == 1 for c in f[8:])
+    for n in (4, 5, 6):
+        for _ in range(6):
+            sigma, f = critical_3cnf(rng, n)
+            assert _models(f, n) == [sigma]
+            for j, c in enumerate(f):
+                true = [lit for lit in c if sigma[abs(lit) - 1] == (lit > 0)]
+                assert len(true) in (1, 3)
+                if len(true) == 1:               # deleting the only true literal leaves no model
+                    g = [[lit for lit in c2 if not (i == j and lit == true[0])] for i, c2 in enumerate(f)]
+                    assert _models(g, n) == []
+            assert sum(len([lit for lit in c if sigma[abs(lit) - 1] == (lit > 0)]) == 1 for c in f) > len(f) / 2
+    with pytest.raises(ValueError):
+        critical_3cnf(rng, 3)
+
+
+def test_controls_break_the_reduction_as_described():
+    # the controls' mutations act on the formula as their descriptions say: "occurrence dropped" deletes a literal,
+    # "forces true" / "forces false" fix a variable (graph side: SAT solver; formula side: Minisat)
+    from simulations.combinatorics import sat_reduction_graph, teaching_map_sat
+    f = ((1, 2, 3), (-1, 2, -3), (1, -2, 3), (-1, -2, 4))
+    n = 4
+    for v in range(1, n + 1):
+        for value, kind in ((True, "f"), (False, "t")):
+            g = sat_reduction_graph(f, n, extra_edges=((("G2", v), (kind, v)),))
+            expected = bool(_models(list(f) + [(v if value else -v,) * 1], n))
+            assert (teaching_map_sat(balls(g), 2) is not None) == expected
+    for j, c in enumerate(f):
+        for lit in c:
+            g = sat_reduction_graph(f, n, omit_vertices=(("o", abs(lit), j),))
+            deleted = [[x for x in c2 if not (i == j and x == lit)] for i, c2 in enumerate(f)]
+            assert (teaching_map_sat(balls(g), 2) is not None) == bool(_models(deleted, n))

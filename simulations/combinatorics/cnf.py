@@ -151,3 +151,114 @@ def random_3cnf(rng: np.random.Generator, n_variables: int, n_clauses: int) -> t
         signs = rng.choice(np.array([-1, 1]), size=3)
         out.append(tuple(int(v * s) for v, s in zip(variables, signs, strict=True)))
     return tuple(out)
+
+
+def relabel(clauses, n_variables: int, permutation, signs, clause_order=None, literal_orders=None) -> tuple:
+    """The formula with variable v renamed to permutation[v - 1] and negated when signs[v - 1] = -1.
+
+    A symmetry of 3-SAT: an assignment a satisfies the formula iff the assignment b with
+    b[permutation[v - 1] - 1] = a[v - 1] xor (signs[v - 1] = -1) satisfies the image.  Optionally the
+    clauses are listed in ``clause_order`` (a permutation of range(m)) and the literals of clause j in
+    ``literal_orders[j]`` (a permutation of range(3)); neither changes the formula as a Boolean function.
+
+    Args:
+        permutation: the images of the variables 1..n_variables, a permutation of them.
+        signs: +1 or -1 per variable.
+    Raises:
+        ValueError: on a malformed formula, a permutation that is not one of 1..n_variables, a sign other
+            than +-1, or orders that are not permutations of the right size.
+    """
+    clauses = validate_cnf(clauses, n_variables)
+    permutation = [int(p) for p in permutation]
+    signs = [int(s) for s in signs]
+    if sorted(permutation) != list(range(1, n_variables + 1)):
+        raise ValueError(f"permutation must be a permutation of 1..{n_variables}, got {permutation}")
+    if len(signs) != n_variables or any(s not in (1, -1) for s in signs):
+        raise ValueError(f"signs must be {n_variables} values +1 or -1, got {signs}")
+    m = len(clauses)
+    clause_order = list(range(m)) if clause_order is None else [int(j) for j in clause_order]
+    literal_orders = [(0, 1, 2)] * m if literal_orders is None else [tuple(int(i) for i in o) for o in literal_orders]
+    if sorted(clause_order) != list(range(m)) or len(literal_orders) != m or any(
+            sorted(o) != [0, 1, 2] for o in literal_orders):
+        raise ValueError("clause_order must permute range(m) and literal_orders hold a permutation of (0, 1, 2) "
+                         "per clause")
+
+    def image(lit: int) -> int:
+        v = abs(lit)
+        return (1 if lit > 0 else -1) * signs[v - 1] * permutation[v - 1]
+
+    return tuple(tuple(image(clauses[j][i]) for i in literal_orders[j]) for j in clause_order)
+
+
+def random_relabelling(rng: np.random.Generator, clauses, n_variables: int) -> tuple:
+    """The formula under a uniformly random renaming and negation of its variables (one element of the
+    hyperoctahedral group), its clauses and each clause's literals in random order; see :func:`relabel`."""
+    m = len(clauses)
+    return relabel(clauses, n_variables, rng.permutation(n_variables) + 1, rng.choice(np.array([-1, 1]), n_variables),
+                   rng.permutation(m), [rng.permutation(3) for _ in range(m)])
+
+
+def with_sparse_clauses(rng: np.random.Generator, clauses, n_variables: int, extra: int) -> tuple[int, tuple]:
+    """The formula plus ``extra`` clauses, each on one variable of the formula and two new variables.
+
+    Each new variable occurs exactly once (negated with probability 1/2), so the extra clauses are
+    satisfiable on their own and the result is satisfiable iff the formula is.
+    Returns:
+        (number of variables, n_variables + 2 extra; the formula).
+    Raises:
+        ValueError: on a malformed formula or extra < 0.
+    """
+    clauses = validate_cnf(clauses, n_variables)
+    if extra < 0:
+        raise ValueError(f"extra must be >= 0, got {extra}")
+    out = list(clauses)
+    for i in range(extra):
+        old = int(rng.integers(1, n_variables + 1))
+        new = (n_variables + 2 * i + 1, n_variables + 2 * i + 2)
+        signs = rng.choice(np.array([-1, 1]), 3)
+        out.append(tuple(int(s * v) for s, v in zip(signs, (old, *new), strict=True)))
+    return n_variables + 2 * extra, tuple(out)
+
+
+def critical_3cnf(rng: np.random.Generator, n_variables: int) -> tuple[tuple[bool, ...], tuple]:
+    """A 3-CNF with a unique satisfying assignment sigma, most of whose clauses sigma satisfies by one literal only.
+
+    sigma is drawn uniformly.  Clauses with exactly one literal true under sigma are taken in random
+    order, each kept when it excludes an assignment not yet excluded.  An assignment tau that no such
+    clause excludes differs from sigma on at least n - 1 variables (when tau agrees with sigma on two
+    variables y, y' and differs on x, the clause true under sigma on x only, with literals on y and y',
+    excludes it).  While such assignments are left, a clause on three variables where the first of
+    them differs from sigma, all three literals true under sigma, is added.  Deleting the true literal
+    of a clause of the first kind leaves an unsatisfiable formula, and so does forcing a variable to
+    the value sigma does not give: the formulas on which a reduction that deletes a literal or fixes a
+    variable must fail.
+    Returns:
+        (sigma, index v - 1 for variable v; the formula).
+    Raises:
+        ValueError: on n_variables < 4 (on three variables an assignment can differ from sigma on just two
+            variables and agree on the third, and no clause true under sigma on one literal excludes it).
+    """
+    if n_variables < 4:
+        raise ValueError(f"need n_variables >= 4, got {n_variables}")
+    sigma = tuple(bool(b) for b in rng.integers(0, 2, n_variables))
+
+    def literal(v: int, true: bool) -> int:
+        return v if sigma[v - 1] == true else -v
+
+    def satisfies(tau, clause) -> bool:
+        return any(tau[abs(lit) - 1] == (lit > 0) for lit in clause)
+
+    left = [tau for tau in itertools.product((False, True), repeat=n_variables) if tau != sigma]
+    pool = [tuple(literal(v, i == a) for i, v in enumerate(triple))
+            for triple in itertools.combinations(range(1, n_variables + 1), 3) for a in range(3)]
+    clauses = []
+    for i in rng.permutation(len(pool)):
+        if any(not satisfies(tau, pool[int(i)]) for tau in left):
+            clauses.append(pool[int(i)])
+            left = [tau for tau in left if satisfies(tau, pool[int(i)])]
+    while left:
+        differ = [v for v in range(1, n_variables + 1) if left[0][v - 1] != sigma[v - 1]]
+        triple = sorted(int(v) for v in rng.choice(np.array(differ), 3, replace=False))
+        clauses.append(tuple(literal(v, True) for v in triple))
+        left = [tau for tau in left if satisfies(tau, clauses[-1])]
+    return sigma, tuple(clauses)

@@ -198,17 +198,31 @@ def undominated_candidates(concepts: list[frozenset], k: int, with_signatures: b
     everything = (1 << len(concepts)) - 1
     out = []
     for b, concept in enumerate(concepts):
-        scored = []
-        for s in _candidates(concept, k):
-            signature = everything & ~(1 << b)
-            for e in s:
-                signature &= containing[position[e]]
-            scored.append((signature.bit_count(), signature, s))
-        scored.sort(key=lambda t: t[0])
+        items = sorted(concept, key=str)
+        masks = [containing[position[e]] for e in items]
+        first: dict[int, tuple] = {}                     # signature -> its first candidate (as indices)
+        base = everything & ~(1 << b)
+        for r in range(0, min(k, len(items)) + 1):      # candidates in the order of _candidates
+            if r == 2:                                   # the common case, with the first element's mask reused
+                for i in range(len(items)):
+                    prefix = base & masks[i]
+                    for j in range(i + 1, len(items)):
+                        signature = prefix & masks[j]
+                        if signature not in first:
+                            first[signature] = (i, j)
+                continue
+            for idx in itertools.combinations(range(len(items)), r):
+                signature = base
+                for i in idx:
+                    signature &= masks[i]
+                if signature not in first:
+                    first[signature] = idx
+        # fewest containing concepts first (stable: first occurrence), so a candidate is kept only when no
+        # kept one has a signature inside its own; of equal signatures only the first is ever considered
         kept: list[tuple[int, frozenset]] = []
-        for _, signature, s in scored:
+        for signature, idx in sorted(first.items(), key=lambda t: t[0].bit_count()):
             if not any(other & signature == other for other, _ in kept):
-                kept.append((signature, s))
+                kept.append((signature, frozenset(items[i] for i in idx)))
         out.append([s for _, s in kept] if not with_signatures else kept)
     return out
 

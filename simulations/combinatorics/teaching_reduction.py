@@ -22,19 +22,41 @@ Size: 5n + n_occ + 8m + 3 vertices for n variables (n_occ of them occurring) and
 Why it works (our argument; the module's tests and the claim check it exhaustively on small
 formulas).  The balls are the singletons, V (radius 2), N[u] = {u} + S_u + {z} for u in I, and
 N[c] = K + E_c for c in K.  With k = 2 every ball of two or more vertices needs two examples
-(one example w clashes with the singleton {w}).  A teaching pair of N[c] made of I-vertices
-lies in the same balls as the pair itself lies in the sets E, and any other pair of N[c] lies in
-more balls, so (see ``undominated_candidates``) it suffices to consider I-pairs; two K-balls then
-clash iff both their pairs lie in E_c and E_c' together, and no two may share a pair.
+(one example w clashes with the singleton {w}).  Take c in K other than z.  A pair {a, b} of
+E_c lies in V and in the K-balls N[c'] with {a, b} inside E_c' (in no N[u], which holds one vertex
+of I).  Any other pair of N[c] holds a vertex of K: a pair {c'', a} with c'' in K and a in E_c lies
+in V, in every N[c'] with a in E_c', and possibly in N[a], and a pair inside K lies in V and in
+every K-ball; either way it lies in a superset of the balls that hold {a, b}, for any b in E_c.
+So {a, b} dominates it and (see ``undominated_candidates``) it suffices to consider pairs inside
+E_c; two K-balls then clash iff both their pairs lie in E_c and E_c' together.
 - X_v: every pair of E_{X_v} other than {h, t} and {h, f} lies in G1_v or G2_v (a proper
   sub-ball), so T(N[X_v]) is {h_v, t_v} (v true) or {h_v, f_v} (v false).
 - C_j: every pair across two groups lies in a D_{j,a} or in Do_j, and {h, s} of a group lies
   in a D; so T(N[C_j]) is {h, o} or {s, o} of one group a, a pair inside E_{X_{v_a}}.  It
   clashes with X_{v_a} iff T(N[X_{v_a}]) lies in E_{C_j}, i.e. is {h, s_a}: iff the literal
   l_a is false.  So a teaching map of size 2 gives a satisfying assignment.
-- Conversely, a satisfying assignment gives the map of :func:`teaching_map_from_assignment`:
-  T(N[C_j]) = {s_a, o_{v_a,j}} for a true literal l_a (pairs private to the clause), T(V) =
-  {u0, w0}, T(N[u]) = {u, z}, and private pairs for G1, G2, D and Do.
+- Conversely, a satisfying assignment gives the map of :func:`teaching_map_from_assignment`,
+  non-clashing for the following reasons.  A singleton never clashes with a ball taught by two
+  vertices.  T(V) = {u0, w0} lies in no other ball.  T(N[u]) = {u, z} for u in I: every other
+  ball of two or more vertices is taught by two vertices of I, and N[u] holds one.  For c in K
+  (c != z), call T(N[c]) inside E_c private when every c' != c with T(N[c]) inside E_c' has
+  T(N[c']) outside E_c; then N[c] clashes with no K-ball.  With l_a = l_{v_a} the literals of
+  clause j and o_a = o_{v_a,j}:
+  - T(N[X_v]) = {h_v, t_v} (v true): the other sets E holding it are C_j and D_{j,b} for the
+    clauses j where v occurs negated.  T(N[C_j]) is a pair of a true literal, on a variable other
+    than v, so outside E_{X_v}; T(N[D_{j,b}]) holds o_b of another variable.  The same for
+    {h_v, f_v} (v false) and the positive occurrences.
+  - T(N[G1_v]) = {t_v, f_v}: only E_{X_v} holds it too (a clause holds one of t_v, f_v), and
+    T(N[X_v]) holds h_v, outside E_{G1_v}.
+  - T(N[G2_v]) = two occurrence vertices of v in different clauses, held only by E_{X_v} and
+    E_{G1_v}, whose pairs hold t_v or f_v, outside E_{G2_v}.  When v occurs once, in clause j,
+    it is {h_v, o_{v,j}}, held only by E_{X_v} and E_{C_j}, whose pairs hold t or f.
+  - T(N[C_j]) = {s_a, o_a} for a true literal l_a: held only by E_{X_{v_a}} (its pair {h, s_a}
+    would mean l_a false) and E_{G1_{v_a}} (its pair holds the vertex of t, f that is not s_a).
+    D_{j,a} lacks s_a, the other D's lack o_a, and Do_j lacks s_a.
+  - T(N[D_{j,a}]) = {o_a, h_{v_{a+1}}}: held only by E_{C_j}, whose pair {s, o_b} would need
+    b = a and s_a in E_{D_{j,a}}, which it is not.
+  - T(N[Do_j]) = {o_1, o_2}: held only by E_{C_j}, whose pair holds an s, outside E_{Do_j}.
 """
 
 from __future__ import annotations
