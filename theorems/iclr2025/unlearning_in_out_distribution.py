@@ -152,20 +152,26 @@ _GRID = [{"mu": mu, "axis_fraction": p, "n_forget": f, "steps": t, "radius_ratio
          for r in (1.0, 1.5)]
 
 
+def _aligned_bound(ctx, func, label: str, quantity: str, why: str) -> Bound:
+    """``func(params) -> (measured, bound)`` on the grid of aligned instances and then on an adversarial
+    search of the same space, as one Bound."""
+    grid = [func(params) for params in _GRID]
+    found = ctx.worst_case(func, _SPACE, evaluations=ctx["evaluations"], label=label)
+    labels = [", ".join(f"{k}={v:g}" for k, v in params.items()) for params in _GRID] + found.instances
+    return Bound(np.concatenate([[m for m, _ in grid], found.measured]),
+                 np.concatenate([[b for _, b in grid], found.bound]), relation="<=", rtol=1e-9,
+                 why=why, quantity=quantity, instances=labels,
+                 found_by=f"a grid of {len(_GRID)} aligned instances (mu, share on e_1, f, T, Delta ratio) and then "
+                          f"{found.method.split('; tightest instance')[0]}")
+
+
 def _certificate(ctx, forget_label: float | None) -> Bound:
     func = functools.partial(algorithm1_divergence, n=ctx["n"], dim=ctx["d"], order=ctx["order"],
                              renyi_epsilon=ctx["renyi_epsilon"], noise_factor=ctx["noise_factor"],
                              forget_label=forget_label)
-    grid = [func(params) for params in _GRID]
-    found = ctx.worst_case(func, _SPACE, evaluations=ctx["evaluations"], label="aligned neighbours")
-    labels = [", ".join(f"{k}={v:g}" for k, v in params.items()) for params in _GRID] + found.instances
-    return Bound(np.concatenate([[m for m, _ in grid], found.measured]),
-                 np.concatenate([[b for _, b in grid], found.bound]), relation="<=", rtol=1e-9,
-                 why="the divergence is q||a-b||^2/(2 sigma^2) of minimisers from a linear solve (relative error "
-                     "~1e-15): rounding far below 1e-9",
-                 quantity="exact Rényi divergence D_q(unlearned || retrained)", instances=labels,
-                 found_by=f"a grid of {len(_GRID)} aligned instances (mu, share on e_1, f, T, Delta ratio) and then "
-                          f"{found.method.split('; tightest instance')[0]}")
+    return _aligned_bound(ctx, func, "aligned neighbours", "exact Rényi divergence D_q(unlearned || retrained)",
+                          "the divergence is q||a-b||^2/(2 sigma^2) of minimisers from a linear solve (relative error "
+                          "~1e-15): rounding far below 1e-9")
 
 
 @claim(PAPER, source="Algorithm 1 (unlearning via noisy minimizer approximation), in-distribution certificate",
@@ -255,16 +261,10 @@ def algorithm1_unlearning_error(params: dict, n: int, dim: int, order: float, re
 def _unlearning_error(ctx) -> Bound:
     func = functools.partial(algorithm1_unlearning_error, n=ctx["n"], dim=ctx["d"], order=ctx["order"],
                              renyi_epsilon=ctx["renyi_epsilon"], sensitivity_factor=ctx["sensitivity_factor"])
-    grid = [func(params) for params in _GRID]
-    found = ctx.worst_case(func, _SPACE, evaluations=ctx["evaluations"], label="aligned unlearning error")
-    labels = [", ".join(f"{k}={v:g}" for k, v in params.items()) for params in _GRID] + found.instances
-    return Bound(np.concatenate([[m for m, _ in grid], found.measured]),
-                 np.concatenate([[b for _, b in grid], found.bound]), relation="<=", rtol=1e-9,
-                 why="e^T H e/2 of minimisers from linear solves (relative error ~1e-15, condition numbers <= "
-                     "(1 + mu)/mu <= 21): rounding far below 1e-9",
-                 quantity="unlearning-error term e^T H e/2 of the excess retain risk", instances=labels,
-                 found_by=f"a grid of {len(_GRID)} aligned instances (mu, share on e_1, f, T, Delta ratio) and then "
-                          f"{found.method.split('; tightest instance')[0]}")
+    return _aligned_bound(ctx, func, "aligned unlearning error",
+                          "unlearning-error term e^T H e/2 of the excess retain risk",
+                          "e^T H e/2 of minimisers from linear solves (relative error ~1e-15, condition numbers <= "
+                          "(1 + mu)/mu <= 21): rounding far below 1e-9")
 
 
 def _utility(ctx) -> Bound:
