@@ -31,7 +31,7 @@ from .model import Claim
 
 SCIENCE_PACKAGES = ("simulations", "theorems")
 NUMERICAL = ("numpy", "scipy", "sympy", "mpmath", "cvxpy", "qiskit", "qiskit-aer", "joblib")
-SOLVERS = ("clarabel", "scs", "highspy", "osqp", "PEPit", "networkx", "nashpy")
+SOLVERS = ("clarabel", "scs", "highspy", "osqp", "PEPit", "networkx", "nashpy", "python-sat")
 """Solvers and libraries whose answers decide certificates and exact values: their versions are in
 every cache key and in every run's provenance."""
 
