@@ -290,8 +290,10 @@ def _run(args: argparse.Namespace, out: Console) -> int:
         out.print(f"[yellow]{escape(message)}[/]", highlight=False)
     declared = [r for r in summary.results if r.get("expect", "VERIFIED") != "VERIFIED" and r["verdict"] == r["expect"]]
     if declared:
-        out.print(f"{len(declared)} claim{'s' * (len(declared) != 1)} reached {'their' if len(declared) != 1 else 'its'} "
-                  "declared outcome (an honest inconclusive or a refuted finding, with its reason)", highlight=False)
+        as_declared = len(summary.results) - len(summary.unexpected)
+        out.print(f"{as_declared} of {len(summary.results)} claims reached their declared outcome; "
+                  f"{len(declared)} of them {'were' if len(declared) != 1 else 'was'} declared inconclusive or refuted "
+                  "in advance (an honest inconclusive or a refuted finding, with its reason)", highlight=False)
     for r in summary.unexpected:
         out.print(f"[red]not as declared:[/] {r['claim_id']} is {r['verdict']} (declared {r.get('expect', 'VERIFIED')})",
                   highlight=False)

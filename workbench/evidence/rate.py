@@ -266,9 +266,11 @@ class Rate(Evidence):
         if rel == "<=":
             strongest, refuted_below = hi - tol, lo - tol
             return {"measure": "strongest exponent verified", "value": strongest, "range": [lo - tol, hi - tol],
+                    "relation": "<=",
                     "sentence": (f"the evidence would verify any claimed exponent >= {fmt(strongest, 3)} "
                                  f"(<= form) and refute one below {fmt(refuted_below, 3)}")}
         strongest, refuted_above = lo + tol, hi + tol
         return {"measure": "strongest exponent verified", "value": strongest, "range": [lo + tol, hi + tol],
+                "relation": ">=",
                 "sentence": (f"the evidence would verify any claimed exponent <= {fmt(strongest, 3)} (>= form) "
                              f"and refute one above {fmt(refuted_above, 3)}")}

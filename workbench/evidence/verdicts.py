@@ -132,7 +132,10 @@ def sharpness_label(sharpness: dict[str, Any]) -> str:
     measure, value, span = sharpness.get("measure"), sharpness.get("value"), sharpness.get("range")
     if measure == "tightness":
         return f"tightness {fmt(value, 2)}" if value is not None else "margin (no positive bound)"
-    if measure in ("exponents not rejected", "strongest exponent verified"):
+    if measure == "strongest exponent verified":  # one-sided: the claimed exponents the evidence would verify
+        sign = ">=" if sharpness.get("relation", "<=") == "<=" else "<="
+        return f"verifies claimed exponents {sign} {fmt(value, 3)}"
+    if measure == "exponents not rejected":
         low, high = fmt(span[0], 3), fmt(span[1], 3)
         return f"exponent {low} (exact fit)" if low == high else f"exponent in [{low}, {high}]"
     if measure == "largest probability verified":
