@@ -107,6 +107,28 @@ _CERT = {
 
 
 # --------------------------------------------------------------------------- Algorithm 1, certificate
+def _aligned_unlearning(params: dict, n: int, dim: int, order: float, renyi_epsilon: float,
+                        forget_label: float | None = None, sensitivity_factor: float = 2.0):
+    """Algorithm 1 on the aligned neighbouring datasets ``params`` (see :func:`algorithm1_divergence`):
+    (X, y, forget, keep, mu, beta, Delta, unlearned model).  The a-priori step count uses the
+    sensitivity constant ``sensitivity_factor`` (2: the method's) on the domain's gradient bound."""
+    mu, f, steps = float(params["mu"]), int(params["n_forget"]), int(params["steps"])
+    X, y, forget = aligned_ridge_instance(n, dim, f, float(params["axis_fraction"]))
+    if forget_label is not None:
+        y[forget] = forget_label
+    domain = ridge_domain_constants(1.0, 1.0, mu)
+    beta = domain["smoothness"]
+    contraction = 1 - mu / beta
+    start = 2 * f * domain["gradient"] / (mu * n)
+    radius = start * contraction**steps * min(float(params["radius_ratio"]), 0.999999 / contraction)
+    alpha = beta * radius**2 * (1 + dim * order / (2 * renyi_epsilon)) / 2
+    radius = utility_radius(alpha, beta, dim, order, renyi_epsilon)          # the mechanism's own Delta
+    steps = apriori_unlearning_steps(n, f, domain["gradient"] * sensitivity_factor / 2, mu, beta, radius)
+    keep = np.setdiff1d(np.arange(n), forget)
+    unlearned = warm_start_unlearning(X, y, mu, ridge_erm(X, y, mu), forget, steps, beta, loss="ridge")
+    return X, y, forget, keep, mu, beta, radius, unlearned
+
+
 def algorithm1_divergence(params: dict, n: int, dim: int, order: float, renyi_epsilon: float,
                           noise_factor: float, forget_label: float | None) -> tuple[float, float]:
     """(D_q(unlearned || retrained), eps) of Algorithm 1 on the aligned neighbouring datasets ``params``.
@@ -119,20 +141,8 @@ def algorithm1_divergence(params: dict, n: int, dim: int, order: float, renyi_ep
     is where the a-priori step count is tight.  ``forget_label`` replaces the forget points' labels
     (an out-of-distribution forget set the domain constants do not cover).
     """
-    mu, f, steps = float(params["mu"]), int(params["n_forget"]), int(params["steps"])
-    X, y, forget = aligned_ridge_instance(n, dim, f, float(params["axis_fraction"]))
-    if forget_label is not None:
-        y[forget] = forget_label
-    domain = ridge_domain_constants(1.0, 1.0, mu)
-    beta = domain["smoothness"]
-    contraction = 1 - mu / beta
-    start = 2 * f * domain["gradient"] / (mu * n)
-    radius = start * contraction**steps * min(float(params["radius_ratio"]), 0.999999 / contraction)
-    alpha = beta * radius**2 * (1 + dim * order / (2 * renyi_epsilon)) / 2
-    radius = utility_radius(alpha, beta, dim, order, renyi_epsilon)          # the mechanism's own Delta
-    steps = apriori_unlearning_steps(n, f, domain["gradient"], mu, beta, radius)
-    keep = np.setdiff1d(np.arange(n), forget)
-    unlearned = warm_start_unlearning(X, y, mu, ridge_erm(X, y, mu), forget, steps, beta, loss="ridge")
+    X, y, forget, keep, mu, beta, radius, unlearned = _aligned_unlearning(params, n, dim, order, renyi_epsilon,
+                                                                          forget_label=forget_label)
     sigma = noise_factor * noise_for_radius(radius, order, renyi_epsilon)
     return renyi_divergence_gaussians(unlearned, ridge_erm(X[keep], y[keep], mu), sigma, order=order), renyi_epsilon
 
@@ -242,18 +252,8 @@ def algorithm1_unlearning_error(params: dict, n: int, dim: int, order: float, re
     ``sensitivity_factor`` is the constant c of the distance bound c f G/(mu n) the step count is
     computed with (2 for the method; the instance itself is always parametrised with 2).
     """
-    mu, f, steps = float(params["mu"]), int(params["n_forget"]), int(params["steps"])
-    X, y, forget = aligned_ridge_instance(n, dim, f, float(params["axis_fraction"]))
-    domain = ridge_domain_constants(1.0, 1.0, mu)
-    beta = domain["smoothness"]
-    contraction = 1 - mu / beta
-    start = 2 * f * domain["gradient"] / (mu * n)
-    radius = start * contraction**steps * min(float(params["radius_ratio"]), 0.999999 / contraction)
-    alpha = beta * radius**2 * (1 + dim * order / (2 * renyi_epsilon)) / 2
-    radius = utility_radius(alpha, beta, dim, order, renyi_epsilon)          # the mechanism's own Delta
-    steps = apriori_unlearning_steps(n, f, domain["gradient"] * sensitivity_factor / 2, mu, beta, radius)
-    keep = np.setdiff1d(np.arange(n), forget)
-    unlearned = warm_start_unlearning(X, y, mu, ridge_erm(X, y, mu), forget, steps, beta, loss="ridge")
+    X, y, forget, keep, mu, beta, radius, unlearned = _aligned_unlearning(params, n, dim, order, renyi_epsilon,
+                                                                          sensitivity_factor=sensitivity_factor)
     # sigma = 0: the exact excess risk of the unlearned model itself, e^T H e / 2 (H the retain Hessian)
     return ridge_noisy_excess_risk(X[keep], y[keep], mu, unlearned, 0.0), beta * radius**2 / 2
 
